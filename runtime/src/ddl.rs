@@ -1,0 +1,1 @@
+//! Parser for a Flink SQL `CREATE TABLE ... WITH (...)` statement of a Kafka sink.

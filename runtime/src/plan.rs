@@ -1,0 +1,1 @@
+//! The plan, built from the first batch: the Arrow schema checked against the logical types.

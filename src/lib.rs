@@ -1,0 +1,2 @@
+//! kjson: Arrow record batches to Kafka records byte-identical to Apache Flink's JSON formats.
+pub use kjson_runtime as runtime;
