@@ -1,1 +1,37 @@
-fn main() {}
+//! The `kjson` command line.
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use kjson::cli;
+
+#[derive(Parser)]
+#[command(name = "kjson", version, about = "Arrow batches to Kafka records, byte-identical to Apache Flink's JSON formats")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Encode an Arrow IPC file or stream through a Kafka sink DDL into key and value records.
+    Encode(cli::encode::EncodeArgs),
+    /// Print the resolved sink spec of a DDL: columns, key and value projections, options.
+    Inspect(cli::inspect::InspectArgs),
+    /// Generate Nexmark data, encode it through the query's sink, and report throughput.
+    Nexmark(cli::nexmark::NexmarkArgs),
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Encode(args) => cli::encode::run_encode(&args),
+        Command::Inspect(args) => cli::inspect::run_inspect(&args),
+        Command::Nexmark(args) => cli::nexmark::run_nexmark(&args).map(|report| println!("{report}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("kjson: error: {}", message.replace('\n', "\\n"));
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,1 +1,270 @@
-//! The plan, built from the first batch: the Arrow schema checked against the logical types.
+//! The plan, built from the first batch: every physical column's Arrow type checked against its
+//! Flink logical type, with what the writers need resolved once (TIMESTAMP_LTZ marks at any
+//! depth, pre-escaped field names, decimal scales, time units).
+use arrow::datatypes::{DataType as ArrowType, Field, IntervalUnit, Schema, TimeUnit};
+
+use crate::error::{KjsonError, Result};
+use crate::format::escape;
+use crate::types::{DataType, IntervalKind, LogicalType};
+
+/// What to write for one value, resolved from the logical type and the Arrow type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanNode {
+    Boolean,
+    /// TINYINT..BIGINT and INTERVAL carried as Arrow integers.
+    Integer,
+    Float32,
+    Float64,
+    Decimal { scale: u8 },
+    /// CHAR / VARCHAR (from Utf8 family, or Binary family decoded lossily).
+    String,
+    /// BINARY / VARBINARY, written as Base64.
+    Bytes,
+    Date,
+    Time,
+    Timestamp { ltz: bool },
+    /// INTERVAL carried as an Arrow `Interval` or `Duration`.
+    Interval,
+    Array(Box<PlanNode>),
+    /// MAP and MULTISET; keys are always strings.
+    Map { value: Box<PlanNode> },
+    Row(Vec<RowFieldPlan>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowFieldPlan {
+    /// `"name":` with the name escaped as Jackson writes it.
+    pub name_json: Vec<u8>,
+    pub name: String,
+    pub node: PlanNode,
+}
+
+/// The plan of all physical columns, and the Arrow schema it was built for.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub columns: Vec<PlanNode>,
+    /// The Arrow data types of the physical columns, to check later batches against.
+    pub arrow_types: Vec<ArrowType>,
+}
+
+/// `"name":` for a field name.
+pub fn field_name_json(name: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(name.len() + 3);
+    escape::write_json_str(&mut out, name);
+    out.push(b':');
+    out
+}
+
+impl Plan {
+    /// Checks the batch schema's physical columns against the sink's columns.
+    pub fn build(columns: &[(String, DataType)], fields: &[&Field]) -> Result<Plan> {
+        if columns.len() != fields.len() {
+            return Err(KjsonError::schema(format!(
+                "the sink has {} physical columns ({}), the Arrow batch has {} columns ({})",
+                columns.len(),
+                columns.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "),
+                fields.len(),
+                fields.iter().map(|f| f.name().as_str()).collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let nodes = columns
+            .iter()
+            .zip(fields)
+            .map(|((name, ty), field)| plan_node(name, ty, field.data_type()))
+            .collect::<Result<Vec<_>>>()?;
+        let arrow_types = fields.iter().map(|f| f.data_type().clone()).collect();
+        Ok(Plan { columns: nodes, arrow_types })
+    }
+
+    /// A later batch must have exactly the planned Arrow types.
+    pub fn check_same_schema(&self, names: &[String], fields: &[&Field]) -> Result<()> {
+        if fields.len() != self.arrow_types.len() {
+            return Err(KjsonError::schema(format!(
+                "batch has {} physical columns, the plan built from the first batch has {}",
+                fields.len(),
+                self.arrow_types.len()
+            )));
+        }
+        for ((planned, field), name) in self.arrow_types.iter().zip(fields).zip(names) {
+            if planned != field.data_type() {
+                return Err(KjsonError::schema(format!(
+                    "column `{name}`: Arrow type changed from {planned} (first batch) to {}",
+                    field.data_type()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The physical-column fields of a schema, skipping the row-kind column if named.
+pub fn physical_fields<'a>(schema: &'a Schema, row_kind_column: Option<usize>) -> Vec<&'a Field> {
+    schema
+        .fields()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != row_kind_column)
+        .map(|(_, f)| f.as_ref())
+        .collect()
+}
+
+fn mismatch(path: &str, ty: &DataType, found: &ArrowType, accepted: &str) -> KjsonError {
+    KjsonError::schema(format!(
+        "column `{path}`: expected Flink type {ty} (Arrow {accepted}), found Arrow type {found}"
+    ))
+}
+
+/// Resolves one value of logical type `ty` carried as Arrow type `found` at column path `path`.
+pub fn plan_node(path: &str, ty: &DataType, found: &ArrowType) -> Result<PlanNode> {
+    use LogicalType as L;
+    if let ArrowType::Dictionary(_, value) = found {
+        return match ty.logical {
+            L::Char { .. } | L::VarChar { .. } => plan_node(path, ty, value),
+            _ => Err(mismatch(path, ty, found, "dictionaries are accepted for strings only")),
+        };
+    }
+    let ok = |node: PlanNode, accepted: bool, what: &str| {
+        if accepted {
+            Ok(node)
+        } else {
+            Err(mismatch(path, ty, found, what))
+        }
+    };
+    match &ty.logical {
+        L::Boolean => ok(PlanNode::Boolean, matches!(found, ArrowType::Boolean), "Boolean"),
+        L::TinyInt => ok(PlanNode::Integer, matches!(found, ArrowType::Int8), "Int8"),
+        L::SmallInt => ok(PlanNode::Integer, matches!(found, ArrowType::Int16), "Int16"),
+        L::Int => ok(PlanNode::Integer, matches!(found, ArrowType::Int32), "Int32"),
+        L::BigInt => ok(PlanNode::Integer, matches!(found, ArrowType::Int64), "Int64"),
+        L::Float => ok(PlanNode::Float32, matches!(found, ArrowType::Float32), "Float32"),
+        L::Double => ok(PlanNode::Float64, matches!(found, ArrowType::Float64), "Float64"),
+        L::Decimal { scale, .. } => plan_decimal(path, ty, found, *scale),
+        L::Char { .. } | L::VarChar { .. } => ok(
+            PlanNode::String,
+            matches!(
+                found,
+                ArrowType::Utf8
+                    | ArrowType::LargeUtf8
+                    | ArrowType::Utf8View
+                    | ArrowType::Binary
+                    | ArrowType::LargeBinary
+                    | ArrowType::BinaryView
+            ),
+            "Utf8, LargeUtf8, Utf8View, a dictionary of those, or Binary holding UTF-8",
+        ),
+        L::Binary { .. } | L::VarBinary { .. } => ok(
+            PlanNode::Bytes,
+            matches!(
+                found,
+                ArrowType::Binary | ArrowType::LargeBinary | ArrowType::BinaryView | ArrowType::FixedSizeBinary(_)
+            ),
+            "Binary, LargeBinary, BinaryView or FixedSizeBinary",
+        ),
+        L::Date => ok(PlanNode::Date, matches!(found, ArrowType::Date32 | ArrowType::Date64), "Date32 or Date64"),
+        L::Time { .. } => ok(
+            PlanNode::Time,
+            matches!(found, ArrowType::Time32(_) | ArrowType::Time64(_)),
+            "Time32 or Time64",
+        ),
+        L::Timestamp { .. } => ok(
+            PlanNode::Timestamp { ltz: false },
+            matches!(found, ArrowType::Timestamp(_, None)),
+            "Timestamp without a time zone",
+        ),
+        L::TimestampLtz { .. } => ok(
+            PlanNode::Timestamp { ltz: true },
+            matches!(found, ArrowType::Timestamp(_, _)),
+            "Timestamp",
+        ),
+        L::Interval { kind, .. } => plan_interval(path, ty, found, *kind),
+        L::Array(element) => plan_array(path, ty, found, element),
+        L::Map { key, value } => plan_map(path, ty, found, key, value),
+        L::Multiset(element) => {
+            let count = DataType::not_null(LogicalType::Int);
+            plan_map(path, ty, found, element, &count)
+        }
+        L::Row(fields) => plan_row(path, ty, found, fields),
+        L::Unsupported { text } => Err(KjsonError::type_error(format!(
+            "column `{path}`: Not support to parse type: {text}"
+        ))),
+    }
+}
+
+fn plan_decimal(path: &str, ty: &DataType, found: &ArrowType, scale: u8) -> Result<PlanNode> {
+    match found {
+        ArrowType::Decimal128(_, s) if i16::from(*s) == i16::from(scale) => Ok(PlanNode::Decimal { scale }),
+        _ => Err(mismatch(path, ty, found, &format!("Decimal128 with scale {scale}"))),
+    }
+}
+
+fn plan_interval(path: &str, ty: &DataType, found: &ArrowType, kind: IntervalKind) -> Result<PlanNode> {
+    match (kind, found) {
+        (IntervalKind::YearMonth, ArrowType::Int32) | (IntervalKind::DayTime, ArrowType::Int64) => Ok(PlanNode::Integer),
+        (IntervalKind::YearMonth, ArrowType::Interval(IntervalUnit::YearMonth))
+        | (IntervalKind::DayTime, ArrowType::Interval(IntervalUnit::DayTime))
+        | (IntervalKind::DayTime, ArrowType::Duration(_)) => Ok(PlanNode::Interval),
+        (IntervalKind::YearMonth, _) => Err(mismatch(path, ty, found, "Int32 months or Interval(YearMonth)")),
+        (IntervalKind::DayTime, _) => Err(mismatch(path, ty, found, "Int64 milliseconds, Interval(DayTime) or Duration")),
+    }
+}
+
+fn plan_array(path: &str, ty: &DataType, found: &ArrowType, element: &DataType) -> Result<PlanNode> {
+    match found {
+        ArrowType::List(f) | ArrowType::LargeList(f) | ArrowType::FixedSizeList(f, _) => {
+            let child = plan_node(&format!("{path}[]"), element, f.data_type())?;
+            Ok(PlanNode::Array(Box::new(child)))
+        }
+        _ => Err(mismatch(path, ty, found, "List, LargeList or FixedSizeList")),
+    }
+}
+
+fn plan_map(path: &str, ty: &DataType, found: &ArrowType, key: &DataType, value: &DataType) -> Result<PlanNode> {
+    // A List of key/value structs is accepted too: it can carry null keys, which Arrow's Map
+    // forbids and Flink's MAP allows.
+    let (ArrowType::Map(entries, _) | ArrowType::List(entries)) = found else {
+        return Err(mismatch(path, ty, found, "Map, or List of key/value structs"));
+    };
+    let ArrowType::Struct(kv) = entries.data_type() else {
+        return Err(mismatch(path, ty, found, "Map with a key/value struct"));
+    };
+    if kv.len() != 2 {
+        return Err(mismatch(path, ty, found, "Map with two entry fields"));
+    }
+    if !key.is_string() {
+        return Err(KjsonError::type_error(format!(
+            "column `{path}`: JSON format doesn't support non-string as key type of map. The type is: {}",
+            ty.logical
+        )));
+    }
+    plan_node(&format!("{path}{{key}}"), key, kv[0].data_type())?;
+    let value_node = plan_node(&format!("{path}{{value}}"), value, kv[1].data_type())?;
+    Ok(PlanNode::Map { value: Box::new(value_node) })
+}
+
+fn plan_row(path: &str, ty: &DataType, found: &ArrowType, fields: &[crate::types::RowField]) -> Result<PlanNode> {
+    let ArrowType::Struct(arrow_fields) = found else {
+        return Err(mismatch(path, ty, found, "Struct"));
+    };
+    if arrow_fields.len() != fields.len() {
+        return Err(mismatch(path, ty, found, &format!("Struct with {} fields", fields.len())));
+    }
+    let planned = fields
+        .iter()
+        .zip(arrow_fields.iter())
+        .map(|(f, af)| {
+            let node = plan_node(&format!("{path}.{}", f.name), &f.data_type, af.data_type())?;
+            Ok(RowFieldPlan { name_json: field_name_json(&f.name), name: f.name.clone(), node })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(PlanNode::Row(planned))
+}
+
+/// Milliseconds per Arrow time unit step, as a (multiplier, divisor) pair.
+pub fn unit_to_millis(unit: TimeUnit) -> (i64, i64) {
+    match unit {
+        TimeUnit::Second => (1000, 1),
+        TimeUnit::Millisecond => (1, 1),
+        TimeUnit::Microsecond => (1, 1000),
+        TimeUnit::Nanosecond => (1, 1_000_000),
+    }
+}

@@ -1,13 +1,449 @@
 //! Jackson's JSON string escaping, as Flink's shaded Jackson writes it.
+//!
+//! `"` and `\` get a backslash; U+0008/09/0A/0C/0D get `\b \t \n \f \r`; other C0 controls get
+//! `\u00XX` (uppercase hex); every supplementary code point (a 4-byte UTF-8 sequence) becomes an
+//! escaped UTF-16 surrogate pair `\uD83D\uDE00`; everything else (`/`, DEL, BMP non-ASCII) is copied
+//! raw. Clean runs are found eight bytes at a time and copied with one `extend_from_slice`.
+
+/// What the slow path does with one byte.
+const RAW: u8 = 0;
+/// `\u00XX`.
+const UNICODE: u8 = b'u';
+/// Lead byte of a 4-byte UTF-8 sequence: written as a surrogate pair.
+const SUPPLEMENTARY: u8 = 4;
+
+/// Per byte: [`RAW`], [`UNICODE`], [`SUPPLEMENTARY`], or the letter after the backslash of a short
+/// escape (`"`, `\`, `b`, `t`, `n`, `f`, `r`).
+static ESCAPE_CLASS: [u8; 256] = build_escape_class();
+
+const fn build_escape_class() -> [u8; 256] {
+    let mut table = [RAW; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = UNICODE;
+        b += 1;
+    }
+    table[0x08] = b'b';
+    table[0x09] = b't';
+    table[0x0A] = b'n';
+    table[0x0C] = b'f';
+    table[0x0D] = b'r';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    let mut lead = 0xF0;
+    while lead < 0x100 {
+        table[lead] = SUPPLEMENTARY;
+        lead += 1;
+    }
+    table
+}
+
+const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
+const LOW_BITS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+const QUOTES: u64 = 0x2222_2222_2222_2222;
+const BACKSLASHES: u64 = 0x5C5C_5C5C_5C5C_5C5C;
+
+/// Bit 7 of each byte of the result is set exactly where that byte of `word` is zero.
+#[inline(always)]
+fn zero_bytes(word: u64) -> u64 {
+    // Adding 0x7F to the low seven bits carries into bit 7 iff they are non-zero; no carry can
+    // cross a byte, so every flag is exact (not just the first one).
+    !(((word & LOW_BITS) + LOW_BITS) | word) & HIGH_BITS
+}
+
+/// Bit 7 of each byte is set exactly where that byte needs escaping: `"`, `\`, `< 0x20`, `>= 0xF0`.
+#[inline(always)]
+fn attention_bytes(word: u64) -> u64 {
+    // A byte is < 0x20 iff its bits 7, 6, 5 are all clear; it is >= 0xF0 iff bits 7..4 are all
+    // set. Shifting left moves bits 6..4 of a byte onto its own bit 7, so both tests are exact.
+    let control = !(word | (word << 1) | (word << 2)) & HIGH_BITS;
+    let four_byte_lead = word & (word << 1) & (word << 2) & (word << 3) & HIGH_BITS;
+    control | four_byte_lead | zero_bytes(word ^ QUOTES) | zero_bytes(word ^ BACKSLASHES)
+}
+
+#[inline(always)]
+fn load_word(chunk: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(chunk);
+    u64::from_le_bytes(word)
+}
+
+/// Index of the first byte at or after `from` that needs escaping.
+#[inline]
+fn find_attention(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i + 8 <= bytes.len() {
+        let flags = attention_bytes(load_word(&bytes[i..i + 8]));
+        if flags != 0 {
+            // Little-endian load: the lowest flagged bit is the first flagged byte.
+            return Some(i + (flags.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    bytes[i..]
+        .iter()
+        .position(|&b| ESCAPE_CLASS[b as usize] != RAW)
+        .map(|p| i + p)
+}
+
+/// True if any byte of `bytes` would be escaped (`"`, `\`, `< 0x20`, or a 4-byte UTF-8 lead
+/// `>= 0xF0`); a column without any can be copied between quotes as-is.
+pub fn needs_escape(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut flags = 0;
+    for chunk in &mut chunks {
+        flags |= attention_bytes(load_word(chunk));
+    }
+    flags != 0
+        || chunks
+            .remainder()
+            .iter()
+            .any(|&b| ESCAPE_CLASS[b as usize] != RAW)
+}
 
 /// Appends `s` as a quoted, escaped JSON string.
+#[inline]
 pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
-    let _ = (out, s);
-    todo!("escape")
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    escape_into(out, s);
+    out.push(b'"');
+}
+
+/// Appends the escaped text of `s` without quotes (used to prepare field names once).
+pub fn escape_into(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    let mut run_start = 0;
+    while let Some(pos) = find_attention(bytes, run_start) {
+        out.extend_from_slice(&bytes[run_start..pos]);
+        run_start = pos + write_escape(out, bytes, pos);
+    }
+    out.extend_from_slice(&bytes[run_start..]);
+}
+
+/// Writes the escape for the sequence starting at `bytes[pos]`; returns how many bytes it consumed.
+#[cold]
+fn write_escape(out: &mut Vec<u8>, bytes: &[u8], pos: usize) -> usize {
+    let byte = bytes[pos];
+    match ESCAPE_CLASS[byte as usize] {
+        UNICODE => {
+            let hex = [
+                UPPER_HEX[(byte >> 4) as usize],
+                UPPER_HEX[(byte & 0xF) as usize],
+            ];
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]]);
+            1
+        }
+        SUPPLEMENTARY => {
+            // `bytes` is valid UTF-8, so a lead >= 0xF0 always has three continuation bytes.
+            let tail = &bytes[pos + 1..pos + 4];
+            let code_point = (u32::from(byte & 0x07) << 18)
+                | (u32::from(tail[0] & 0x3F) << 12)
+                | (u32::from(tail[1] & 0x3F) << 6)
+                | u32::from(tail[2] & 0x3F);
+            write_surrogate_pair(out, code_point);
+            4
+        }
+        short => {
+            out.extend_from_slice(&[b'\\', short]);
+            1
+        }
+    }
+}
+
+/// `\uHHHH\uLLLL` for a code point above U+FFFF, uppercase hex as Jackson writes it.
+fn write_surrogate_pair(out: &mut Vec<u8>, code_point: u32) {
+    let offset = code_point - 0x1_0000;
+    let high = 0xD800 | (offset >> 10);
+    let low = 0xDC00 | (offset & 0x3FF);
+    let mut text = [0u8; 12];
+    for (slot, unit) in text.chunks_exact_mut(6).zip([high, low]) {
+        slot[0] = b'\\';
+        slot[1] = b'u';
+        for (k, shift) in [12u32, 8, 4, 0].into_iter().enumerate() {
+            slot[2 + k] = UPPER_HEX[((unit >> shift) & 0xF) as usize];
+        }
+    }
+    out.extend_from_slice(&text);
 }
 
 /// Appends possibly invalid UTF-8 as a quoted JSON string; invalid sequences become U+FFFD.
+///
+/// Replacement follows the "maximal subpart" rule, which is what both Java's UTF-8 decoder
+/// (`new String(bytes, UTF_8)`) and Rust's `from_utf8_lossy` do.
 pub fn write_json_bytes_lossy(out: &mut Vec<u8>, bytes: &[u8]) {
-    let _ = (out, bytes);
-    todo!("escape")
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        write_json_str(out, s);
+        return;
+    }
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    for chunk in bytes.utf8_chunks() {
+        escape_into(out, chunk.valid());
+        if !chunk.invalid().is_empty() {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+        }
+    }
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(s: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_json_str(&mut out, s);
+        out
+    }
+
+    /// The obvious char-by-char escaper the fast path must agree with.
+    fn reference_escape(s: &str) -> Vec<u8> {
+        let mut out = vec![b'"'];
+        for c in s.chars() {
+            match c {
+                '"' => out.extend_from_slice(b"\\\""),
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '\u{08}' => out.extend_from_slice(b"\\b"),
+                '\t' => out.extend_from_slice(b"\\t"),
+                '\n' => out.extend_from_slice(b"\\n"),
+                '\u{0C}' => out.extend_from_slice(b"\\f"),
+                '\r' => out.extend_from_slice(b"\\r"),
+                c if (c as u32) < 0x20 => {
+                    out.extend_from_slice(format!("\\u{:04X}", c as u32).as_bytes())
+                }
+                c if (c as u32) > 0xFFFF => {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        out.extend_from_slice(format!("\\u{:04X}", unit).as_bytes());
+                    }
+                }
+                c => out.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
+            }
+        }
+        out.push(b'"');
+        out
+    }
+
+    #[test]
+    fn short_escapes_and_quotes() {
+        assert_eq!(json("a\"b\\c"), b"\"a\\\"b\\\\c\"");
+        assert_eq!(json("\u{08}\t\n\u{0C}\r"), b"\"\\b\\t\\n\\f\\r\"");
+        assert_eq!(json(""), b"\"\"");
+        assert_eq!(json("ab"), b"\"ab\"");
+    }
+
+    #[test]
+    fn every_control_char() {
+        let short = [
+            (0x08, "\\b"),
+            (0x09, "\\t"),
+            (0x0A, "\\n"),
+            (0x0C, "\\f"),
+            (0x0D, "\\r"),
+        ];
+        for c in 0u8..0x20 {
+            let expected = match short.iter().find(|(b, _)| *b == c) {
+                Some((_, text)) => text.to_string(),
+                None => format!("\\u00{:02X}", c),
+            };
+            let got = json(std::str::from_utf8(&[c]).unwrap());
+            assert_eq!(
+                got,
+                format!("\"{expected}\"").as_bytes(),
+                "control {c:#04x}"
+            );
+        }
+        assert_eq!(json("\u{0}\u{0B}\u{1F}"), b"\"\\u0000\\u000B\\u001F\"");
+    }
+
+    #[test]
+    fn raw_ascii_and_bmp() {
+        for c in 0x20u8..0x80 {
+            let s = std::str::from_utf8(&[c]).unwrap().to_string();
+            let expected = match c {
+                b'"' => b"\"\\\"\"".to_vec(),
+                b'\\' => b"\"\\\\\"".to_vec(),
+                _ => vec![b'"', c, b'"'],
+            };
+            assert_eq!(json(&s), expected, "ascii {c:#04x}");
+        }
+        assert_eq!(json("/'<>&\u{7F}"), b"\"/'<>&\x7F\"");
+        assert_eq!(json("\u{E9}"), b"\"\xC3\xA9\"");
+        assert_eq!(
+            json("\u{2028}\u{2029}\u{FEFF}\u{FFFD}\u{FFFF}"),
+            b"\"\xE2\x80\xA8\xE2\x80\xA9\xEF\xBB\xBF\xEF\xBF\xBD\xEF\xBF\xBF\""
+        );
+    }
+
+    #[test]
+    fn supplementary_as_surrogate_pairs() {
+        assert_eq!(json("\u{1F600}"), b"\"\\uD83D\\uDE00\"");
+        assert_eq!(json("\u{10000}"), b"\"\\uD800\\uDC00\"");
+        assert_eq!(json("\u{10FFFF}"), b"\"\\uDBFF\\uDFFF\"");
+        // The field-name example of the reference, §2.
+        let mut out = Vec::new();
+        escape_into(&mut out, "\u{E9}\u{1F600}");
+        assert_eq!(out, b"\xC3\xA9\\uD83D\\uDE00");
+    }
+
+    #[test]
+    fn lossy_bytes() {
+        let mut out = Vec::new();
+        write_json_bytes_lossy(&mut out, b"a\xFFb");
+        assert_eq!(out, b"\"a\xEF\xBF\xBDb\"");
+        out.clear();
+        write_json_bytes_lossy(&mut out, b"\xF0\x9F\x98\x80");
+        assert_eq!(out, b"\"\\uD83D\\uDE00\"");
+        // Maximal subparts: a truncated 4-byte sequence is one U+FFFD, stray bytes one each.
+        for input in [
+            &b"x\xF0\x9F\x98\"y"[..],
+            b"\xED\xA0\x80",
+            b"\xC0\xAF\n",
+            b"\x80\x80",
+            b"\xF4\x90\x80\x80",
+        ] {
+            out.clear();
+            write_json_bytes_lossy(&mut out, input);
+            assert_eq!(
+                out,
+                reference_escape(&String::from_utf8_lossy(input)),
+                "{input:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn needs_escape_flags_each_class() {
+        assert!(!needs_escape(b""));
+        assert!(!needs_escape(b"plain ascii text, 0123456789 /'<>&\x7F"));
+        assert!(!needs_escape(
+            "caf\u{E9} \u{FFFF} \u{2028} long enough to use words".as_bytes()
+        ));
+        for bad in [b'"', b'\\', 0x00, 0x1F, 0x0A, 0xF0, 0xF4, 0xFF] {
+            for pos in 0..20 {
+                let mut bytes = vec![b'a'; 20];
+                bytes[pos] = bad;
+                assert!(needs_escape(&bytes), "byte {bad:#04x} at {pos}");
+                assert_eq!(
+                    find_attention(&bytes, 0),
+                    Some(pos),
+                    "byte {bad:#04x} at {pos}"
+                );
+            }
+        }
+        for fine in [0x20u8, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xBF, 0xC3, 0xEF] {
+            assert!(!needs_escape(&[fine; 17]), "byte {fine:#04x}");
+        }
+    }
+
+    #[test]
+    fn attention_word_flags_are_exact() {
+        for b in 0u8..=255 {
+            let expected = ESCAPE_CLASS[b as usize] != RAW;
+            for lane in 0..8 {
+                // Surround with bytes that are themselves near the thresholds.
+                let mut word = [0x21u8, 0xEF, 0x20, 0x5D, 0x23, 0x5B, 0x7F, 0xE0];
+                word[lane] = b;
+                let flags = attention_bytes(u64::from_le_bytes(word));
+                assert_eq!(flags == 0, !expected, "byte {b:#04x} in lane {lane}");
+                if expected {
+                    assert_eq!(flags, 0x80 << (8 * lane), "byte {b:#04x} in lane {lane}");
+                }
+            }
+        }
+    }
+
+    /// xorshift64*: deterministic, no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    fn random_char(rng: &mut Rng) -> char {
+        const PICKS: [char; 12] = [
+            '"',
+            '\\',
+            '/',
+            '\u{7F}',
+            '\u{0}',
+            '\n',
+            '\u{1F}',
+            '\u{E9}',
+            '\u{2028}',
+            '\u{FFFF}',
+            '\u{1F600}',
+            '\u{10FFFF}',
+        ];
+        match rng.below(10) {
+            0..=4 => (b' ' + rng.below(95) as u8) as char,
+            5 => (rng.below(0x20) as u8) as char,
+            6 => PICKS[rng.below(PICKS.len() as u64) as usize],
+            7 => char::from_u32(0x80 + rng.below(0x780) as u32).unwrap(),
+            8 => char::from_u32(0x800 + rng.below(0xF800) as u32).unwrap_or('\u{FFFD}'),
+            _ => char::from_u32(0x1_0000 + rng.below(0x10_0000) as u32).unwrap(),
+        }
+    }
+
+    #[test]
+    fn randomized_parity_with_reference() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for round in 0..4000 {
+            let len = rng.below(300) as usize;
+            // Mostly clean strings with sparse specials, so runs cross word boundaries.
+            let clean_bias = round % 3 != 0;
+            let s: String = (0..len)
+                .map(|_| {
+                    if clean_bias && rng.below(16) != 0 {
+                        'a'
+                    } else {
+                        random_char(&mut rng)
+                    }
+                })
+                .collect();
+            assert_eq!(json(&s), reference_escape(&s), "round {round}: {s:?}");
+            let needs = s
+                .chars()
+                .any(|c| c == '"' || c == '\\' || (c as u32) < 0x20 || (c as u32) > 0xFFFF);
+            assert_eq!(needs_escape(s.as_bytes()), needs, "round {round}: {s:?}");
+            let mut bytes = s.into_bytes();
+            if !bytes.is_empty() {
+                let at = rng.below(bytes.len() as u64) as usize;
+                bytes[at] = rng.next() as u8;
+            }
+            let mut out = Vec::new();
+            write_json_bytes_lossy(&mut out, &bytes);
+            assert_eq!(
+                out,
+                reference_escape(&String::from_utf8_lossy(&bytes)),
+                "round {round}"
+            );
+        }
+    }
+
+    #[test]
+    fn single_special_at_every_offset() {
+        for len in 0..40 {
+            for pos in 0..len {
+                for special in ["\"", "\u{1}", "\u{1F600}", "\u{E9}"] {
+                    let s = format!(
+                        "{}{}{}",
+                        "x".repeat(pos),
+                        special,
+                        "y".repeat(len - pos - 1)
+                    );
+                    assert_eq!(json(&s), reference_escape(&s), "{s:?}");
+                }
+            }
+        }
+    }
 }

@@ -1,21 +1,620 @@
 //! DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ as Flink's JSON format writes them (quoted).
+//!
+//! Flink formats through `java.time` (`ISO_LOCAL_DATE`, `HH:mm:ss` + a trimmed nano fraction), so
+//! the calendar here is the proleptic Gregorian one and years print the ISO way: four digits for
+//! 0000..9999, a `-` before negative years (`-0001`), a `+` before years past 9999 (`+10000`).
+//! Everything formats into stack buffers with a digit-pair table; [`DayCache`] lets a batch encoder
+//! skip the calendar arithmetic when consecutive timestamps fall on the same day.
 use crate::options::{FlinkVersion, TimestampFormat};
+
+const MILLIS_PER_DAY: i64 = 86_400_000;
+const NANOS_PER_MILLI: u32 = 1_000_000;
+/// Days in a 400-year Gregorian cycle.
+const DAYS_PER_ERA: i64 = 146_097;
+/// Days from 0000-03-01 (the start of a cycle in the March-based year) to 1970-01-01.
+const EPOCH_OFFSET_FROM_ERA_START: i64 = 719_468;
+
+static DIGIT_PAIRS: [u8; 200] = build_digit_pairs();
+
+const fn build_digit_pairs() -> [u8; 200] {
+    let mut table = [0u8; 200];
+    let mut n = 0;
+    while n < 100 {
+        table[2 * n] = b'0' + (n / 10) as u8;
+        table[2 * n + 1] = b'0' + (n % 10) as u8;
+        n += 1;
+    }
+    table
+}
+
+/// Writes `n` (< 100) as two digits at `dst[0..2]`.
+#[inline(always)]
+fn put_pair(dst: &mut [u8], n: u32) {
+    let at = 2 * n as usize;
+    dst[..2].copy_from_slice(&DIGIT_PAIRS[at..at + 2]);
+}
+
+/// Writes `value` as exactly `dst.len()` decimal digits (leading zeros), last digit at the end.
+#[inline(always)]
+fn put_fixed_width(dst: &mut [u8], mut value: u32) {
+    let mut end = dst.len();
+    while end >= 2 {
+        put_pair(&mut dst[end - 2..], value % 100);
+        value /= 100;
+        end -= 2;
+    }
+    if end == 1 {
+        dst[0] = b'0' + (value % 10) as u8;
+    }
+}
+
+/// Proleptic Gregorian `(year, month 1..=12, day 1..=31)` of a count of days since 1970-01-01.
+///
+/// Exact for every `i64` (no overflow); the year range of `java.time` (±999,999,999) is reached
+/// at about ±3.65e11 days, beyond which Java would throw and this extrapolates.
+pub fn civil_from_epoch_day(epoch_day: i64) -> (i64, u32, u32) {
+    // Split into whole 400-year cycles first so that adding the offset can never overflow.
+    let shifted = epoch_day.rem_euclid(DAYS_PER_ERA) + EPOCH_OFFSET_FROM_ERA_START;
+    let era = epoch_day.div_euclid(DAYS_PER_ERA) + shifted / DAYS_PER_ERA;
+    // 0..=146096, counted from a March 1st.
+    let day_of_era = (shifted % DAYS_PER_ERA) as u32;
+    // Years of the cycle, correcting for the leap days of every 4th, 100th and 400th year.
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    // Months counted from March (0) so that February, with the leap day, comes last.
+    let march_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * march_month + 2) / 5 + 1;
+    let month = if march_month < 10 {
+        march_month + 3
+    } else {
+        march_month - 9
+    };
+    let year = i64::from(year_of_era) + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// The text of one date, `yyyy-MM-dd` with ISO year signs, without quotes.
+#[derive(Clone, Copy)]
+pub struct DateText {
+    len: u8,
+    /// Sign, up to 17 year digits (any `i64` day), `-MM-dd`.
+    bytes: [u8; 32],
+}
+
+impl DateText {
+    pub fn from_epoch_day(epoch_day: i64) -> DateText {
+        let (year, month, day) = civil_from_epoch_day(epoch_day);
+        let mut text = DateText {
+            len: 0,
+            bytes: [0; 32],
+        };
+        let mut at = if (0..=9999).contains(&year) {
+            put_pair(&mut text.bytes[0..], (year / 100) as u32);
+            put_pair(&mut text.bytes[2..], (year % 100) as u32);
+            4
+        } else {
+            write_wide_year(&mut text.bytes, year)
+        };
+        text.bytes[at] = b'-';
+        put_pair(&mut text.bytes[at + 1..], month);
+        text.bytes[at + 3] = b'-';
+        put_pair(&mut text.bytes[at + 4..], day);
+        at += 6;
+        text.len = at as u8;
+        text
+    }
+
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+}
+
+/// A year outside 0..=9999: `+` and its digits, or `-` and at least four digits.
+#[cold]
+fn write_wide_year(dst: &mut [u8; 32], year: i64) -> usize {
+    dst[0] = if year < 0 { b'-' } else { b'+' };
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(year.unsigned_abs()).as_bytes();
+    let pad = 4usize.saturating_sub(digits.len());
+    dst[1..1 + pad].fill(b'0');
+    dst[1 + pad..1 + pad + digits.len()].copy_from_slice(digits);
+    1 + pad + digits.len()
+}
+
+/// Remembers the formatted date of the last epoch day asked for: timestamps in a batch usually
+/// share a day, so most calls are one comparison and a copy.
+#[derive(Clone, Copy)]
+pub struct DayCache {
+    epoch_day: i64,
+    date: DateText,
+}
+
+impl Default for DayCache {
+    fn default() -> Self {
+        DayCache::new()
+    }
+}
+
+impl DayCache {
+    pub fn new() -> DayCache {
+        DayCache {
+            epoch_day: 0,
+            date: DateText::from_epoch_day(0),
+        }
+    }
+
+    /// `yyyy-MM-dd` of `epoch_day`, recomputed only when the day changes.
+    #[inline]
+    pub fn date(&mut self, epoch_day: i64) -> &[u8] {
+        if epoch_day != self.epoch_day {
+            self.epoch_day = epoch_day;
+            self.date = DateText::from_epoch_day(epoch_day);
+        }
+        self.date.as_bytes()
+    }
+}
 
 /// `"yyyy-MM-dd"` from days since 1970-01-01 (Java ISO years: `-0001`, `+10000`).
 pub fn write_date_json(out: &mut Vec<u8>, epoch_day: i64) {
-    let _ = (out, epoch_day);
-    todo!("temporal")
+    write_quoted(out, DateText::from_epoch_day(epoch_day).as_bytes());
+}
+
+/// Like [`write_date_json`], reusing the last day's text.
+#[inline]
+pub fn write_date_json_cached(out: &mut Vec<u8>, cache: &mut DayCache, epoch_day: i64) {
+    write_quoted(out, cache.date(epoch_day));
+}
+
+#[inline]
+fn write_quoted(out: &mut Vec<u8>, text: &[u8]) {
+    out.reserve(text.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(text);
+    out.push(b'"');
+}
+
+/// `HH:mm:ss` then, if `nano_of_second` is not zero, `.` and its nine digits without trailing
+/// zeros (`appendFraction(NANO_OF_SECOND, 0, 9, true)`). `dst` holds at least 18 bytes;
+/// returns the length written (8..=18).
+#[inline]
+fn put_time_of_day(dst: &mut [u8], second_of_day: u32, nano_of_second: u32) -> usize {
+    put_pair(&mut dst[0..], second_of_day / 3600);
+    dst[2] = b':';
+    put_pair(&mut dst[3..], second_of_day / 60 % 60);
+    dst[5] = b':';
+    put_pair(&mut dst[6..], second_of_day % 60);
+    if nano_of_second == 0 {
+        return 8;
+    }
+    dst[8] = b'.';
+    // Whole milliseconds or microseconds are the common cases: format only their digits.
+    let (value, width) = if nano_of_second.is_multiple_of(NANOS_PER_MILLI) {
+        (nano_of_second / NANOS_PER_MILLI, 3)
+    } else if nano_of_second.is_multiple_of(1000) {
+        (nano_of_second / 1000, 6)
+    } else {
+        (nano_of_second, 9)
+    };
+    put_fixed_width(&mut dst[9..9 + width], value);
+    // `value` has no factor 1000 left, so at most two trailing zeros.
+    let mut end = 9 + width;
+    while dst[end - 1] == b'0' {
+        end -= 1;
+    }
+    end
 }
 
 /// `"HH:mm:ss[.fff]"` from milliseconds of the day; the fraction only from Flink 2.3 on.
+///
+/// Flink only ever holds 0..86_399_999 here; other values wrap around the day instead of failing.
 pub fn write_time_json(out: &mut Vec<u8>, millis_of_day: i32, version: FlinkVersion) {
-    let _ = (out, millis_of_day, version);
-    todo!("temporal")
+    let millis = millis_of_day.rem_euclid(MILLIS_PER_DAY as i32) as u32;
+    let nano_of_second = if version.time_has_fraction() {
+        millis % 1000 * NANOS_PER_MILLI
+    } else {
+        0
+    };
+    let mut text = [0u8; 24];
+    let len = put_time_of_day(&mut text, millis / 1000, nano_of_second);
+    write_quoted(out, &text[..len]);
+}
+
+/// Epoch milliseconds as (epoch day, millisecond of day), flooring toward the past.
+#[inline]
+pub fn split_epoch_millis(epoch_millis: i64) -> (i64, u32) {
+    (
+        epoch_millis.div_euclid(MILLIS_PER_DAY),
+        epoch_millis.rem_euclid(MILLIS_PER_DAY) as u32,
+    )
 }
 
 /// A timestamp from epoch milliseconds plus nanoseconds within the millisecond (Flink's
 /// `TimestampData`); `ltz` adds the `Z` suffix.
-pub fn write_timestamp_json(out: &mut Vec<u8>, epoch_millis: i64, nano_of_milli: u32, format: TimestampFormat, ltz: bool) {
-    let _ = (out, epoch_millis, nano_of_milli, format, ltz);
-    todo!("temporal")
+pub fn write_timestamp_json(
+    out: &mut Vec<u8>,
+    epoch_millis: i64,
+    nano_of_milli: u32,
+    format: TimestampFormat,
+    ltz: bool,
+) {
+    let (epoch_millis, nano_of_milli) = normalize_nanos(epoch_millis, nano_of_milli);
+    let (epoch_day, millis_of_day) = split_epoch_millis(epoch_millis);
+    let date = DateText::from_epoch_day(epoch_day);
+    write_timestamp_parts(
+        out,
+        date.as_bytes(),
+        millis_of_day,
+        nano_of_milli,
+        format,
+        ltz,
+    );
+}
+
+/// Like [`write_timestamp_json`], reusing the date text of the previous call's day.
+#[inline]
+pub fn write_timestamp_json_cached(
+    out: &mut Vec<u8>,
+    cache: &mut DayCache,
+    epoch_millis: i64,
+    nano_of_milli: u32,
+    format: TimestampFormat,
+    ltz: bool,
+) {
+    let (epoch_millis, nano_of_milli) = normalize_nanos(epoch_millis, nano_of_milli);
+    let (epoch_day, millis_of_day) = split_epoch_millis(epoch_millis);
+    write_timestamp_parts(
+        out,
+        cache.date(epoch_day),
+        millis_of_day,
+        nano_of_milli,
+        format,
+        ltz,
+    );
+}
+
+/// `"` date, separator, time of day, optional `Z`, `"`; `nano_of_milli` < 1_000_000.
+#[inline]
+fn write_timestamp_parts(
+    out: &mut Vec<u8>,
+    date: &[u8],
+    millis_of_day: u32,
+    nano_of_milli: u32,
+    format: TimestampFormat,
+    ltz: bool,
+) {
+    // Separator, up to 18 bytes of time, `Z`, closing quote.
+    let mut tail = [0u8; 24];
+    tail[0] = match format {
+        TimestampFormat::Sql => b' ',
+        TimestampFormat::Iso8601 => b'T',
+    };
+    let nano_of_second = millis_of_day % 1000 * NANOS_PER_MILLI + nano_of_milli;
+    let mut end = 1 + put_time_of_day(&mut tail[1..], millis_of_day / 1000, nano_of_second);
+    if ltz {
+        tail[end] = b'Z';
+        end += 1;
+    }
+    tail[end] = b'"';
+    out.reserve(date.len() + end + 2);
+    out.push(b'"');
+    out.extend_from_slice(date);
+    out.extend_from_slice(&tail[..end + 1]);
+}
+
+/// Flink keeps nano-of-milli in 0..999_999; carry any excess into the milliseconds.
+#[inline(always)]
+fn normalize_nanos(epoch_millis: i64, nano_of_milli: u32) -> (i64, u32) {
+    if nano_of_milli < NANOS_PER_MILLI {
+        return (epoch_millis, nano_of_milli);
+    }
+    let carry = i64::from(nano_of_milli / NANOS_PER_MILLI);
+    (
+        epoch_millis.saturating_add(carry),
+        nano_of_milli % NANOS_PER_MILLI,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use FlinkVersion::{V1_20, V2_2, V2_3};
+    use TimestampFormat::{Iso8601, Sql};
+
+    fn date(epoch_day: i64) -> String {
+        let mut out = Vec::new();
+        write_date_json(&mut out, epoch_day);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn time(millis: i32, version: FlinkVersion) -> String {
+        let mut out = Vec::new();
+        write_time_json(&mut out, millis, version);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn timestamp(millis: i64, nanos: u32, format: TimestampFormat, ltz: bool) -> String {
+        let mut out = Vec::new();
+        write_timestamp_json(&mut out, millis, nanos, format, ltz);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn date_examples() {
+        let rows = [
+            (0, "1970-01-01"),
+            (-1, "1969-12-31"),
+            (-719_528, "0000-01-01"),
+            (-719_529, "-0001-12-31"),
+            (-354_285, "1000-01-01"),
+            (2_932_896, "9999-12-31"),
+            (2_932_897, "+10000-01-01"),
+        ];
+        for (day, expected) in rows {
+            assert_eq!(date(day), format!("\"{expected}\""), "day {day}");
+        }
+    }
+
+    #[test]
+    fn time_examples() {
+        let rows = [
+            (0, "00:00:00", "00:00:00"),
+            (1, "00:00:00.001", "00:00:00"),
+            (10, "00:00:00.01", "00:00:00"),
+            (100, "00:00:00.1", "00:00:00"),
+            (120, "00:00:00.12", "00:00:00"),
+            (45_296_789, "12:34:56.789", "12:34:56"),
+            (45_296_100, "12:34:56.1", "12:34:56"),
+            (86_399_999, "23:59:59.999", "23:59:59"),
+        ];
+        for (millis, v23, older) in rows {
+            assert_eq!(time(millis, V2_3), format!("\"{v23}\""), "{millis}");
+            assert_eq!(time(millis, V2_2), format!("\"{older}\""), "{millis}");
+            assert_eq!(time(millis, V1_20), format!("\"{older}\""), "{millis}");
+        }
+    }
+
+    /// 2024-01-02 03:04:05 UTC.
+    const JAN_2_2024_030405: i64 = 1_704_164_645_000;
+
+    #[test]
+    fn timestamp_examples() {
+        let day = |d: i64| d * MILLIS_PER_DAY;
+        let rows: [(i64, u32, &str); 13] = [
+            (JAN_2_2024_030405, 0, "2024-01-02?03:04:05"),
+            (JAN_2_2024_030405 - 11_045_000, 0, "2024-01-02?00:00:00"),
+            (JAN_2_2024_030405 + 100, 0, "2024-01-02?03:04:05.1"),
+            (JAN_2_2024_030405 + 120, 0, "2024-01-02?03:04:05.12"),
+            (JAN_2_2024_030405 + 123, 0, "2024-01-02?03:04:05.123"),
+            (JAN_2_2024_030405, 1000, "2024-01-02?03:04:05.000001"),
+            (JAN_2_2024_030405, 1, "2024-01-02?03:04:05.000000001"),
+            (-1, 0, "1969-12-31?23:59:59.999"),
+            (day(-719_528), 0, "0000-01-01?00:00:00"),
+            (day(-719_529 - 364), 0, "-0001-01-01?00:00:00"),
+            (day(-354_285) - 1000, 0, "0999-12-31?23:59:59"),
+            (day(2_932_897), 0, "+10000-01-01?00:00:00"),
+            (day(2_932_897) - 1, 999_999, "9999-12-31?23:59:59.999999999"),
+        ];
+        for (millis, nanos, pattern) in rows {
+            for (format, separator) in [(Sql, " "), (Iso8601, "T")] {
+                let expected = pattern.replace('?', separator);
+                assert_eq!(
+                    timestamp(millis, nanos, format, false),
+                    format!("\"{expected}\"")
+                );
+                assert_eq!(
+                    timestamp(millis, nanos, format, true),
+                    format!("\"{expected}Z\"")
+                );
+            }
+        }
+        assert_eq!(timestamp(0, 0, Sql, true), "\"1970-01-01 00:00:00Z\"");
+        assert_eq!(timestamp(0, 0, Iso8601, true), "\"1970-01-01T00:00:00Z\"");
+    }
+
+    #[test]
+    fn timestamp_extremes_of_i64_millis() {
+        // `Instant.ofEpochMilli(Long.MAX_VALUE / Long.MIN_VALUE)` as java.time prints them.
+        assert_eq!(
+            timestamp(i64::MAX, 0, Iso8601, true),
+            "\"+292278994-08-17T07:12:55.807Z\""
+        );
+        assert_eq!(
+            timestamp(i64::MIN, 0, Iso8601, true),
+            "\"-292275055-05-16T16:47:04.192Z\""
+        );
+        // Excess nanos carry into the milliseconds instead of printing a bad fraction.
+        assert_eq!(
+            timestamp(-1, 1_000_001, Sql, false),
+            "\"1970-01-01 00:00:00.000000001\""
+        );
+        // u32::MAX ns = 4294 ms + 967295 ns; the millis saturate at i64::MAX.
+        assert_eq!(
+            timestamp(i64::MAX, u32::MAX, Sql, false),
+            "\"+292278994-08-17 07:12:55.807967295\""
+        );
+    }
+
+    #[test]
+    fn wide_years() {
+        assert_eq!(date(-719_528 - 365), "\"-0001-01-01\"");
+        assert_eq!(date(-719_528 - 366), "\"-0002-12-31\"");
+        // Negative years pad to four digits, wider years are not padded; `+` only above 9999.
+        for (year, prefix) in [
+            (-999, "\"-0999-"),
+            (-12_345, "\"-12345-"),
+            (123_456, "\"+123456-"),
+            (999, "\"0999-"),
+        ] {
+            let day = ((year - 1970) as f64 * 365.2425) as i64 + 40;
+            assert_eq!(reference_civil(day).0, year);
+            assert!(date(day).starts_with(prefix), "{year}: {}", date(day));
+        }
+        assert_eq!(
+            DateText::from_epoch_day(i64::MAX).as_bytes(),
+            civil_text(i64::MAX).as_bytes()
+        );
+        assert_eq!(
+            DateText::from_epoch_day(i64::MIN).as_bytes(),
+            civil_text(i64::MIN).as_bytes()
+        );
+    }
+
+    /// Independent calendar: whole 400-year cycles, then a year loop, then a month loop.
+    fn reference_civil(epoch_day: i64) -> (i64, u32, u32) {
+        let is_leap =
+            |y: i64| y.rem_euclid(4) == 0 && (y.rem_euclid(100) != 0 || y.rem_euclid(400) == 0);
+        let year_len = |y: i64| if is_leap(y) { 366 } else { 365 };
+        // 1970-01-01 is day 0; 2000-01-01 starts a cycle and is day 10957.
+        let from_2000 = i128::from(epoch_day) - 10_957;
+        let cycles = from_2000.div_euclid(146_097);
+        let mut rest = from_2000.rem_euclid(146_097) as i64;
+        let mut year = 2000 + cycles as i64 * 400;
+        while rest >= year_len(year) {
+            rest -= year_len(year);
+            year += 1;
+        }
+        let month_lens = [
+            31,
+            if is_leap(year) { 29 } else { 28 },
+            31,
+            30,
+            31,
+            30,
+            31,
+            31,
+            30,
+            31,
+            30,
+            31,
+        ];
+        let mut month = 0;
+        while rest >= month_lens[month] {
+            rest -= month_lens[month];
+            month += 1;
+        }
+        (year, month as u32 + 1, rest as u32 + 1)
+    }
+
+    /// ISO text from the reference calendar.
+    fn civil_text(epoch_day: i64) -> String {
+        let (y, m, d) = reference_civil(epoch_day);
+        let year = match y {
+            0..=9999 => format!("{y:04}"),
+            10000.. => format!("+{y}"),
+            _ => format!("-{:04}", y.unsigned_abs()),
+        };
+        format!("{year}-{m:02}-{d:02}")
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+    }
+
+    #[test]
+    fn civil_matches_reference_on_random_days() {
+        let mut rng = Rng(0x0DDB_1A5E_5BAD_5EED);
+        let millis_day_range = i64::MAX / MILLIS_PER_DAY + 1;
+        for round in 0..20_000 {
+            let raw = rng.next() as i64;
+            let day = match round % 4 {
+                0 => raw % millis_day_range,
+                1 => raw % 5_000_000,
+                2 => raw % 400_000_000_000,
+                _ => raw,
+            };
+            assert_eq!(civil_from_epoch_day(day), reference_civil(day), "day {day}");
+            assert_eq!(
+                DateText::from_epoch_day(day).as_bytes(),
+                civil_text(day).as_bytes(),
+                "day {day}"
+            );
+        }
+    }
+
+    #[test]
+    fn civil_walks_day_by_day() {
+        // Every day from 1600-01-01 to 2400-12-31, advancing a plain (y, m, d) counter.
+        let start = -135_140; // 1600-01-01
+        assert_eq!(reference_civil(start), (1600, 1, 1));
+        let (mut y, mut m, mut d) = (1600i64, 1u32, 1u32);
+        for day in start..start + 293_000 {
+            assert_eq!(civil_from_epoch_day(day), (y, m, d), "day {day}");
+            let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+            let len = match m {
+                2 if leap => 29,
+                2 => 28,
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            d += 1;
+            if d > len {
+                d = 1;
+                m += 1;
+                if m > 12 {
+                    m = 1;
+                    y += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fractions_trim_trailing_zeros() {
+        let mut rng = Rng(42);
+        for round in 0..20_000u32 {
+            let nanos = match round % 3 {
+                0 => (rng.next() % 1000) as u32 * 1_000_000,
+                1 => (rng.next() % 1_000_000) as u32 * 1000,
+                _ => (rng.next() % 1_000_000_000) as u32,
+            };
+            let mut text = [0u8; 24];
+            let len = put_time_of_day(&mut text, 45_296, nanos);
+            let fraction = format!("{nanos:09}");
+            let fraction = fraction.trim_end_matches('0');
+            let expected = if nanos == 0 {
+                "12:34:56".to_string()
+            } else {
+                format!("12:34:56.{fraction}")
+            };
+            assert_eq!(&text[..len], expected.as_bytes(), "{nanos}");
+        }
+    }
+
+    #[test]
+    fn cached_matches_uncached() {
+        let mut rng = Rng(7);
+        let mut cache = DayCache::new();
+        let mut base = JAN_2_2024_030405;
+        for round in 0..5000 {
+            if round % 50 == 0 {
+                base = (rng.next() as i64) / 4;
+            }
+            let millis = base + (rng.next() % 200_000_000) as i64;
+            let nanos = (rng.next() % 1_000_000) as u32;
+            let (format, ltz) = if round % 2 == 0 {
+                (Sql, false)
+            } else {
+                (Iso8601, true)
+            };
+            let mut cached = Vec::new();
+            write_timestamp_json_cached(&mut cached, &mut cache, millis, nanos, format, ltz);
+            assert_eq!(
+                cached,
+                timestamp(millis, nanos, format, ltz).into_bytes(),
+                "{millis}"
+            );
+            let day = millis.div_euclid(MILLIS_PER_DAY);
+            let mut cached_date = Vec::new();
+            write_date_json_cached(&mut cached_date, &mut cache, day);
+            assert_eq!(cached_date, date(day).into_bytes());
+        }
+    }
 }

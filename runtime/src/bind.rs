@@ -1,0 +1,304 @@
+//! Binding a planned column to one batch's arrays: downcasts done once per batch, so the row
+//! loop only indexes typed slices.
+use arrow::array::{
+    Array, ArrayRef, AsArray, BinaryViewArray, BooleanArray, FixedSizeBinaryArray, GenericBinaryArray,
+    GenericStringArray, StringViewArray,
+};
+use arrow::buffer::NullBuffer;
+use arrow::compute::cast;
+use arrow::datatypes::{
+    DataType as ArrowType, Date64Type, Decimal128Type, Field, Float32Type, Float64Type, Int16Type, Int32Type,
+    Int64Type, Int8Type, IntervalDayTimeType, IntervalUnit, IntervalYearMonthType, TimeUnit,
+};
+
+use crate::error::{KjsonError, Result};
+use crate::format::escape;
+use crate::plan::{unit_to_millis, PlanNode, RowFieldPlan};
+
+static STRING_NODE: PlanNode = PlanNode::String;
+
+/// Values plus validity of a primitive column.
+#[derive(Clone, Copy)]
+pub struct Prim<'a, T> {
+    pub values: &'a [T],
+    pub nulls: Option<&'a NullBuffer>,
+}
+
+/// Variable-length byte values (strings or binaries) of any Arrow layout.
+pub enum ByteValues<'a> {
+    Utf8(&'a GenericStringArray<i32>),
+    LargeUtf8(&'a GenericStringArray<i64>),
+    Utf8View(&'a StringViewArray),
+    Binary(&'a GenericBinaryArray<i32>),
+    LargeBinary(&'a GenericBinaryArray<i64>),
+    BinaryView(&'a BinaryViewArray),
+    Fixed(&'a FixedSizeBinaryArray),
+}
+
+impl ByteValues<'_> {
+    #[inline]
+    pub fn bytes(&self, i: usize) -> &[u8] {
+        match self {
+            ByteValues::Utf8(a) => a.value(i).as_bytes(),
+            ByteValues::LargeUtf8(a) => a.value(i).as_bytes(),
+            ByteValues::Utf8View(a) => a.value(i).as_bytes(),
+            ByteValues::Binary(a) => a.value(i),
+            ByteValues::LargeBinary(a) => a.value(i),
+            ByteValues::BinaryView(a) => a.value(i),
+            ByteValues::Fixed(a) => a.value(i),
+        }
+    }
+
+    /// Writes value `i` as a JSON string: Arrow guarantees UTF-8 for the string layouts,
+    /// binaries are decoded lossily as Java's UTF-8 decoder does.
+    #[inline]
+    pub fn write_string(&self, out: &mut Vec<u8>, i: usize) {
+        match self {
+            ByteValues::Utf8(a) => escape::write_json_str(out, a.value(i)),
+            ByteValues::LargeUtf8(a) => escape::write_json_str(out, a.value(i)),
+            ByteValues::Utf8View(a) => escape::write_json_str(out, a.value(i)),
+            other => escape::write_json_bytes_lossy(out, other.bytes(i)),
+        }
+    }
+}
+
+/// A column bound to one batch. Offsets of nested layouts are absolute into the child arrays.
+pub enum Column<'a> {
+    Boolean(&'a BooleanArray),
+    I8(Prim<'a, i8>),
+    I16(Prim<'a, i16>),
+    I32(Prim<'a, i32>),
+    I64(Prim<'a, i64>),
+    F32(Prim<'a, f32>),
+    F64(Prim<'a, f64>),
+    Decimal(Prim<'a, i128>, u8),
+    Str(ByteValues<'a>, Option<&'a NullBuffer>),
+    Bytes(ByteValues<'a>, Option<&'a NullBuffer>),
+    /// Days since the epoch (Date32) or milliseconds (Date64).
+    Date32(Prim<'a, i32>),
+    Date64(Prim<'a, i64>),
+    /// Time of day scaled to milliseconds by `mul / div`.
+    Time32 { values: Prim<'a, i32>, mul: i64, div: i64 },
+    Time64 { values: Prim<'a, i64>, mul: i64, div: i64 },
+    Timestamp { values: Prim<'a, i64>, unit: TimeUnit, ltz: bool },
+    /// INTERVAL DAY TO SECOND from Arrow Interval(DayTime): (days, millis).
+    DayTime(Prim<'a, arrow::datatypes::IntervalDayTime>),
+    /// INTERVAL DAY TO SECOND from Arrow Duration, scaled to milliseconds.
+    Duration { values: Prim<'a, i64>, mul: i64, div: i64 },
+    List { offsets: Offsets<'a>, nulls: Option<&'a NullBuffer>, child: Box<Column<'a>> },
+    Map { offsets: &'a [i32], nulls: Option<&'a NullBuffer>, keys: Box<Column<'a>>, values: Box<Column<'a>> },
+    Row { nulls: Option<&'a NullBuffer>, names: &'a [RowFieldPlan], fields: Vec<Column<'a>> },
+}
+
+/// List offsets: 32-bit, 64-bit, or a fixed size.
+pub enum Offsets<'a> {
+    Small(&'a [i32]),
+    Large(&'a [i64]),
+    Fixed { size: usize },
+}
+
+impl Offsets<'_> {
+    #[inline]
+    pub fn range(&self, i: usize) -> (usize, usize) {
+        match self {
+            Offsets::Small(o) => (o[i] as usize, o[i + 1] as usize),
+            Offsets::Large(o) => (o[i] as usize, o[i + 1] as usize),
+            Offsets::Fixed { size } => (i * size, (i + 1) * size),
+        }
+    }
+}
+
+impl Column<'_> {
+    #[inline]
+    pub fn is_null(&self, i: usize) -> bool {
+        let nulls = match self {
+            Column::Boolean(a) => a.nulls(),
+            Column::I8(p) => p.nulls,
+            Column::I16(p) => p.nulls,
+            Column::I32(p) | Column::Date32(p) | Column::Time32 { values: p, .. } => p.nulls,
+            Column::I64(p)
+            | Column::Date64(p)
+            | Column::Time64 { values: p, .. }
+            | Column::Timestamp { values: p, .. }
+            | Column::Duration { values: p, .. } => p.nulls,
+            Column::F32(p) => p.nulls,
+            Column::F64(p) => p.nulls,
+            Column::Decimal(p, _) => p.nulls,
+            Column::DayTime(p) => p.nulls,
+            Column::Str(_, n) | Column::Bytes(_, n) => *n,
+            Column::List { nulls, .. } | Column::Map { nulls, .. } | Column::Row { nulls, .. } => *nulls,
+        };
+        nulls.is_some_and(|n| n.is_null(i))
+    }
+}
+
+/// Replaces dictionary-encoded strings (at any depth) by plain ones, once per batch.
+pub fn undictionary(array: &ArrayRef) -> Result<ArrayRef> {
+    match plain_type(array.data_type()) {
+        None => Ok(array.clone()),
+        Some(target) => cast(array, &target).map_err(|e| KjsonError::schema(format!("cannot unpack dictionary: {e}"))),
+    }
+}
+
+/// The type with dictionaries replaced by their value type, `None` if there are none.
+fn plain_type(ty: &ArrowType) -> Option<ArrowType> {
+    let field = |f: &Field| plain_type(f.data_type()).map(|t| f.clone().with_data_type(t));
+    match ty {
+        ArrowType::Dictionary(_, value) => Some(plain_type(value).unwrap_or_else(|| value.as_ref().clone())),
+        ArrowType::List(f) => field(f).map(|f| ArrowType::List(f.into())),
+        ArrowType::LargeList(f) => field(f).map(|f| ArrowType::LargeList(f.into())),
+        ArrowType::FixedSizeList(f, n) => field(f).map(|f| ArrowType::FixedSizeList(f.into(), *n)),
+        ArrowType::Map(f, sorted) => field(f).map(|f| ArrowType::Map(f.into(), *sorted)),
+        ArrowType::Struct(fields) => {
+            let changed: Vec<Option<Field>> = fields.iter().map(|f| field(f)).collect();
+            if changed.iter().all(Option::is_none) {
+                return None;
+            }
+            let merged: Vec<Field> =
+                changed.into_iter().zip(fields.iter()).map(|(c, f)| c.unwrap_or_else(|| f.as_ref().clone())).collect();
+            Some(ArrowType::Struct(merged.into()))
+        }
+        _ => None,
+    }
+}
+
+fn prim<T: arrow::datatypes::ArrowPrimitiveType>(array: &dyn Array) -> Prim<'_, T::Native> {
+    let a = array.as_primitive::<T>();
+    Prim { values: a.values(), nulls: a.nulls() }
+}
+
+/// Binds a planned node to an array whose type the plan has already checked.
+pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> {
+    let ty = array.data_type();
+    let col = match (node, ty) {
+        (PlanNode::Boolean, _) => Column::Boolean(array.as_boolean()),
+        (PlanNode::Integer, ArrowType::Int8) => Column::I8(prim::<Int8Type>(array)),
+        (PlanNode::Integer, ArrowType::Int16) => Column::I16(prim::<Int16Type>(array)),
+        (PlanNode::Integer, ArrowType::Int32) => Column::I32(prim::<Int32Type>(array)),
+        (PlanNode::Integer, ArrowType::Int64) => Column::I64(prim::<Int64Type>(array)),
+        (PlanNode::Float32, _) => Column::F32(prim::<Float32Type>(array)),
+        (PlanNode::Float64, _) => Column::F64(prim::<Float64Type>(array)),
+        (PlanNode::Decimal { scale }, _) => Column::Decimal(prim::<Decimal128Type>(array), *scale),
+        (PlanNode::String, _) => Column::Str(byte_values(array)?, array.nulls()),
+        (PlanNode::Bytes, _) => Column::Bytes(byte_values(array)?, array.nulls()),
+        (PlanNode::Date, ArrowType::Date32) => Column::Date32(prim::<arrow::datatypes::Date32Type>(array)),
+        (PlanNode::Date, ArrowType::Date64) => Column::Date64(prim::<Date64Type>(array)),
+        (PlanNode::Time, _) => bind_time(array)?,
+        (PlanNode::Timestamp { ltz }, ArrowType::Timestamp(unit, _)) => {
+            let values = timestamp_values(array);
+            Column::Timestamp { values: Prim { values, nulls: array.nulls() }, unit: *unit, ltz: *ltz }
+        }
+        (PlanNode::Interval, ArrowType::Interval(IntervalUnit::DayTime)) => Column::DayTime(prim::<IntervalDayTimeType>(array)),
+        (PlanNode::Interval, ArrowType::Interval(IntervalUnit::YearMonth)) => {
+            Column::I32(prim::<IntervalYearMonthType>(array))
+        }
+        (PlanNode::Interval, ArrowType::Duration(unit)) => {
+            let (mul, div) = unit_to_millis(*unit);
+            let values = duration_values(array);
+            Column::Duration { values: Prim { values, nulls: array.nulls() }, mul, div }
+        }
+        (PlanNode::Array(child), _) => bind_list(child, array)?,
+        (PlanNode::Map { value }, ArrowType::Map(..)) => {
+            let map = array.as_map();
+            let keys = bind(&STRING_NODE, map.keys().as_ref())?;
+            let values = bind(value, map.values().as_ref())?;
+            Column::Map { offsets: map.value_offsets(), nulls: map.nulls(), keys: Box::new(keys), values: Box::new(values) }
+        }
+        (PlanNode::Map { value }, _) => {
+            let list = array.as_list::<i32>();
+            let entries = list.values().as_struct();
+            let keys = bind(&STRING_NODE, entries.column(0).as_ref())?;
+            let values = bind(value, entries.column(1).as_ref())?;
+            Column::Map { offsets: list.value_offsets(), nulls: list.nulls(), keys: Box::new(keys), values: Box::new(values) }
+        }
+        (PlanNode::Row(fields), _) => {
+            let s = array.as_struct();
+            let bound = fields.iter().zip(s.columns()).map(|(f, c)| bind(&f.node, c.as_ref())).collect::<Result<_>>()?;
+            Column::Row { nulls: s.nulls(), names: fields, fields: bound }
+        }
+        _ => return Err(KjsonError::schema(format!("internal: plan {node:?} does not fit Arrow type {ty}"))),
+    };
+    Ok(col)
+}
+
+fn timestamp_values(array: &dyn Array) -> &[i64] {
+    use arrow::datatypes::{
+        TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType,
+    };
+    match array.data_type() {
+        ArrowType::Timestamp(TimeUnit::Second, _) => array.as_primitive::<TimestampSecondType>().values(),
+        ArrowType::Timestamp(TimeUnit::Millisecond, _) => array.as_primitive::<TimestampMillisecondType>().values(),
+        ArrowType::Timestamp(TimeUnit::Microsecond, _) => array.as_primitive::<TimestampMicrosecondType>().values(),
+        _ => array.as_primitive::<TimestampNanosecondType>().values(),
+    }
+}
+
+fn duration_values(array: &dyn Array) -> &[i64] {
+    use arrow::datatypes::{
+        DurationMicrosecondType, DurationMillisecondType, DurationNanosecondType, DurationSecondType,
+    };
+    match array.data_type() {
+        ArrowType::Duration(TimeUnit::Second) => array.as_primitive::<DurationSecondType>().values(),
+        ArrowType::Duration(TimeUnit::Millisecond) => array.as_primitive::<DurationMillisecondType>().values(),
+        ArrowType::Duration(TimeUnit::Microsecond) => array.as_primitive::<DurationMicrosecondType>().values(),
+        _ => array.as_primitive::<DurationNanosecondType>().values(),
+    }
+}
+
+fn bind_time(array: &dyn Array) -> Result<Column<'_>> {
+    use arrow::datatypes::{Time32MillisecondType, Time32SecondType, Time64MicrosecondType, Time64NanosecondType};
+    let nulls = array.nulls();
+    Ok(match array.data_type() {
+        ArrowType::Time32(TimeUnit::Second) => {
+            let values = array.as_primitive::<Time32SecondType>().values();
+            Column::Time32 { values: Prim { values, nulls }, mul: 1000, div: 1 }
+        }
+        ArrowType::Time32(_) => {
+            let values = array.as_primitive::<Time32MillisecondType>().values();
+            Column::Time32 { values: Prim { values, nulls }, mul: 1, div: 1 }
+        }
+        ArrowType::Time64(TimeUnit::Microsecond) => {
+            let values = array.as_primitive::<Time64MicrosecondType>().values();
+            Column::Time64 { values: Prim { values, nulls }, mul: 1, div: 1000 }
+        }
+        ArrowType::Time64(_) => {
+            let values = array.as_primitive::<Time64NanosecondType>().values();
+            Column::Time64 { values: Prim { values, nulls }, mul: 1, div: 1_000_000 }
+        }
+        other => return Err(KjsonError::schema(format!("internal: {other} is not a time type"))),
+    })
+}
+
+fn bind_list<'a>(child: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> {
+    let nulls = array.nulls();
+    let (offsets, values) = match array.data_type() {
+        ArrowType::List(_) => {
+            let l = array.as_list::<i32>();
+            (Offsets::Small(l.value_offsets()), l.values())
+        }
+        ArrowType::LargeList(_) => {
+            let l = array.as_list::<i64>();
+            (Offsets::Large(l.value_offsets()), l.values())
+        }
+        _ => {
+            let l = array.as_fixed_size_list();
+            let size = l.value_length() as usize;
+            (Offsets::Fixed { size }, l.values())
+        }
+    };
+    let child = bind(child, values.as_ref())?;
+    Ok(Column::List { offsets, nulls, child: Box::new(child) })
+}
+
+fn byte_values(array: &dyn Array) -> Result<ByteValues<'_>> {
+    Ok(match array.data_type() {
+        ArrowType::Utf8 => ByteValues::Utf8(array.as_string::<i32>()),
+        ArrowType::LargeUtf8 => ByteValues::LargeUtf8(array.as_string::<i64>()),
+        ArrowType::Utf8View => ByteValues::Utf8View(array.as_string_view()),
+        ArrowType::Binary => ByteValues::Binary(array.as_binary::<i32>()),
+        ArrowType::LargeBinary => ByteValues::LargeBinary(array.as_binary::<i64>()),
+        ArrowType::BinaryView => ByteValues::BinaryView(array.as_binary_view()),
+        ArrowType::FixedSizeBinary(_) => ByteValues::Fixed(array.as_fixed_size_binary()),
+        other => return Err(KjsonError::schema(format!("internal: {other} is not a byte type"))),
+    })
+}

@@ -1,0 +1,238 @@
+//! Writing bound values as JSON, one value at a time (the dynamic encoder's row loop).
+use crate::bind::{Column, Offsets};
+use crate::float;
+use crate::format::{self, base64, decimal, temporal};
+use crate::options::{Compatibility, JsonOptions, MapNullKeyMode};
+use crate::plan::field_name_json;
+
+/// How one side (key or value) writes: its options, resolved once.
+pub struct WriteContext {
+    pub options: JsonOptions,
+    pub compatibility: Compatibility,
+    /// `"<literal>":` for `map-null-key.mode = LITERAL`.
+    pub literal_key_json: Vec<u8>,
+    /// The literal's raw bytes, to detect collisions with real keys.
+    pub literal_key: Vec<u8>,
+}
+
+impl WriteContext {
+    pub fn new(options: JsonOptions, compatibility: Compatibility) -> Self {
+        let literal_key_json = field_name_json(&options.map_null_key_literal);
+        let literal_key = options.map_null_key_literal.as_bytes().to_vec();
+        WriteContext { options, compatibility, literal_key_json, literal_key }
+    }
+}
+
+/// A data-dependent failure inside a row. `path` collects the enclosing ROW field names,
+/// innermost first, as Flink's "Fail to serialize at field" wrappers do.
+#[derive(Debug)]
+pub enum ValueError {
+    NullMapKey { path: Vec<String> },
+    OutOfRange { what: String, path: Vec<String> },
+}
+
+impl ValueError {
+    fn within(mut self, field: &str) -> Self {
+        match &mut self {
+            ValueError::NullMapKey { path } | ValueError::OutOfRange { path, .. } => path.push(field.to_string()),
+        }
+        self
+    }
+}
+
+pub type WriteResult = std::result::Result<(), ValueError>;
+
+/// Writes `"name":value` pairs of a ROW, honouring `encode.ignore-null-fields`.
+#[inline]
+pub fn write_field(
+    ctx: &WriteContext,
+    out: &mut Vec<u8>,
+    first: &mut bool,
+    name_json: &[u8],
+    name: &str,
+    col: &Column<'_>,
+    i: usize,
+) -> WriteResult {
+    let null = col.is_null(i);
+    if null && ctx.options.ignore_null_fields {
+        return Ok(());
+    }
+    if !*first {
+        out.push(b',');
+    }
+    *first = false;
+    out.extend_from_slice(name_json);
+    if null {
+        out.extend_from_slice(b"null");
+        Ok(())
+    } else {
+        write_value(ctx, out, col, i).map_err(|e| e.within(name))
+    }
+}
+
+/// Writes value `i` of `col`, `null` included.
+pub fn write_nullable(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i: usize) -> WriteResult {
+    if col.is_null(i) {
+        out.extend_from_slice(b"null");
+        Ok(())
+    } else {
+        write_value(ctx, out, col, i)
+    }
+}
+
+/// Writes the non-null value `i` of `col`.
+pub fn write_value(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i: usize) -> WriteResult {
+    let spelling = ctx.compatibility.float_spelling;
+    match col {
+        Column::Boolean(a) => format::write_bool(out, a.value(i)),
+        Column::I8(p) => format::write_int(out, p.values[i]),
+        Column::I16(p) => format::write_int(out, p.values[i]),
+        Column::I32(p) => format::write_int(out, p.values[i]),
+        Column::I64(p) => format::write_int(out, p.values[i]),
+        Column::F32(p) => float::write_f32_json(out, p.values[i], spelling),
+        Column::F64(p) => float::write_f64_json(out, p.values[i], spelling),
+        Column::Decimal(p, scale) => {
+            let plain = ctx.options.encode_decimal_as_plain_number;
+            decimal::write_decimal(out, p.values[i], *scale, plain, ctx.compatibility.flink_version);
+        }
+        Column::Str(values, _) => values.write_string(out, i),
+        Column::Bytes(values, _) => base64::write_base64_json(out, values.bytes(i)),
+        Column::Date32(p) => temporal::write_date_json(out, i64::from(p.values[i])),
+        Column::Date64(p) => temporal::write_date_json(out, p.values[i].div_euclid(86_400_000)),
+        Column::Time32 { values, mul, div } => write_time(ctx, out, i64::from(values.values[i]) * mul / div)?,
+        Column::Time64 { values, mul, div } => write_time(ctx, out, values.values[i].wrapping_mul(*mul) / div)?,
+        Column::Timestamp { values, unit, ltz } => {
+            let (millis, nanos) = timestamp_parts(values.values[i], *unit);
+            temporal::write_timestamp_json(out, millis, nanos, ctx.options.timestamp_format, *ltz);
+        }
+        Column::DayTime(p) => {
+            let v = p.values[i];
+            format::write_int(out, i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds));
+        }
+        Column::Duration { values, mul, div } => format::write_int(out, values.values[i].wrapping_mul(*mul) / div),
+        Column::List { offsets, child, .. } => write_list(ctx, out, offsets, child, i)?,
+        Column::Map { offsets, keys, values, .. } => {
+            let (start, end) = (offsets[i] as usize, offsets[i + 1] as usize);
+            write_map(ctx, out, keys, values, start, end)?
+        }
+        Column::Row { names, fields, .. } => {
+            out.push(b'{');
+            let mut first = true;
+            for (plan, field) in names.iter().zip(fields) {
+                write_field(ctx, out, &mut first, &plan.name_json, &plan.name, field, i)?;
+            }
+            out.push(b'}');
+        }
+    }
+    Ok(())
+}
+
+fn write_time(ctx: &WriteContext, out: &mut Vec<u8>, millis: i64) -> WriteResult {
+    if !(0..86_400_000).contains(&millis) {
+        return Err(ValueError::OutOfRange { what: format!("TIME value of {millis} ms is outside one day"), path: vec![] });
+    }
+    temporal::write_time_json(out, millis as i32, ctx.compatibility.flink_version);
+    Ok(())
+}
+
+/// Flink's `TimestampData`: epoch milliseconds and nanoseconds within the millisecond.
+#[inline]
+pub fn timestamp_parts(v: i64, unit: arrow::datatypes::TimeUnit) -> (i64, u32) {
+    use arrow::datatypes::TimeUnit;
+    match unit {
+        TimeUnit::Second => (v.wrapping_mul(1000), 0),
+        TimeUnit::Millisecond => (v, 0),
+        TimeUnit::Microsecond => (v.div_euclid(1000), (v.rem_euclid(1000) * 1000) as u32),
+        TimeUnit::Nanosecond => (v.div_euclid(1_000_000), v.rem_euclid(1_000_000) as u32),
+    }
+}
+
+fn write_list(ctx: &WriteContext, out: &mut Vec<u8>, offsets: &Offsets<'_>, child: &Column<'_>, i: usize) -> WriteResult {
+    let (start, end) = offsets.range(i);
+    out.push(b'[');
+    for j in start..end {
+        if j > start {
+            out.push(b',');
+        }
+        write_nullable(ctx, out, child, j)?;
+    }
+    out.push(b']');
+    Ok(())
+}
+
+/// The output key of entry `j`: `None` when the entry is dropped.
+#[inline]
+fn entry_key<'k>(ctx: &'k WriteContext, keys: &'k Column<'_>, j: usize) -> Result<Option<&'k [u8]>, ValueError> {
+    let Column::Str(values, _) = keys else { return Ok(None) };
+    if !keys.is_null(j) {
+        return Ok(Some(values.bytes(j)));
+    }
+    match ctx.options.map_null_key_mode {
+        MapNullKeyMode::Fail => Err(ValueError::NullMapKey { path: vec![] }),
+        MapNullKeyMode::Drop => Ok(None),
+        MapNullKeyMode::Literal => Ok(Some(&ctx.literal_key)),
+    }
+}
+
+fn write_map(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, values: &Column<'_>, start: usize, end: usize) -> WriteResult {
+    out.push(b'{');
+    let mut first = true;
+    let duplicates = end - start > 1 && has_duplicate_keys(ctx, keys, start, end)?;
+    for j in start..end {
+        let Some(key) = entry_key(ctx, keys, j)? else { continue };
+        // Jackson's ObjectNode keeps a repeated key at its first position with the last value.
+        let value_at = if duplicates {
+            if (start..j).any(|e| matches!(entry_key(ctx, keys, e), Ok(Some(k)) if k == key)) {
+                continue;
+            }
+            (j..end).rev().find(|&e| matches!(entry_key(ctx, keys, e), Ok(Some(k)) if k == key)).unwrap_or(j)
+        } else {
+            j
+        };
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        write_key(ctx, out, keys, j);
+        write_nullable(ctx, out, values, value_at)?;
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+fn write_key(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, j: usize) {
+    match keys {
+        Column::Str(values, _) if !keys.is_null(j) => {
+            values.write_string(out, j);
+            out.push(b':');
+        }
+        _ => out.extend_from_slice(&ctx.literal_key_json),
+    }
+}
+
+#[cold]
+fn sorted_has_duplicates(mut all: Vec<&[u8]>) -> bool {
+    all.sort_unstable();
+    all.windows(2).any(|w| w[0] == w[1])
+}
+
+fn has_duplicate_keys(ctx: &WriteContext, keys: &Column<'_>, start: usize, end: usize) -> Result<bool, ValueError> {
+    if end - start > 32 {
+        let mut all = Vec::with_capacity(end - start);
+        for j in start..end {
+            if let Some(k) = entry_key(ctx, keys, j)? {
+                all.push(k);
+            }
+        }
+        return Ok(sorted_has_duplicates(all));
+    }
+    for j in start..end {
+        let Some(kj) = entry_key(ctx, keys, j)? else { continue };
+        for e in start..j {
+            if entry_key(ctx, keys, e)? == Some(kj) {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}

@@ -1,0 +1,59 @@
+//! `kjson inspect`: the resolved spec of a DDL, as the encoder will use it.
+use std::path::PathBuf;
+
+use clap::Args;
+use kjson_runtime::{DataType, LogicalType, SinkSpec};
+
+use crate::cli::common::{load_spec, CompatibilityArgs};
+
+#[derive(Args, Debug)]
+pub struct InspectArgs {
+    /// The Kafka sink's Flink SQL `CREATE TABLE` DDL.
+    #[arg(long)]
+    pub ddl: PathBuf,
+    #[command(flatten)]
+    pub compatibility: CompatibilityArgs,
+}
+
+pub fn run_inspect(args: &InspectArgs) -> Result<(), String> {
+    let spec = load_spec(&args.ddl)?;
+    println!("{}", spec.describe());
+    let c = args.compatibility.compatibility();
+    println!("compatibility: Flink {}, float spelling {}", c.flink_version, c.float_spelling);
+    println!("encoder: dynamic (no generated encoder for this spec)");
+    print_ltz_marks(&spec);
+    Ok(())
+}
+
+/// Lists every TIMESTAMP_LTZ position: Arrow cannot tell them from TIMESTAMP.
+fn print_ltz_marks(spec: &SinkSpec) {
+    let mut marks = Vec::new();
+    for column in &spec.columns {
+        ltz_paths(&column.name, &column.data_type, &mut marks);
+    }
+    if marks.is_empty() {
+        println!("TIMESTAMP_LTZ marks: none");
+    } else {
+        println!("TIMESTAMP_LTZ marks (written in UTC with a `Z`):");
+        for m in marks {
+            println!("  {m}");
+        }
+    }
+}
+
+fn ltz_paths(path: &str, ty: &DataType, marks: &mut Vec<String>) {
+    match &ty.logical {
+        LogicalType::TimestampLtz { .. } => marks.push(path.to_string()),
+        LogicalType::Array(e) | LogicalType::Multiset(e) => ltz_paths(&format!("{path}[]"), e, marks),
+        LogicalType::Map { key, value } => {
+            ltz_paths(&format!("{path}{{key}}"), key, marks);
+            ltz_paths(&format!("{path}{{value}}"), value, marks);
+        }
+        LogicalType::Row(fields) => {
+            for f in fields {
+                ltz_paths(&format!("{path}.{}", f.name), &f.data_type, marks);
+            }
+        }
+        _ => {}
+    }
+}
