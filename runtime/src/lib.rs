@@ -11,10 +11,15 @@ pub mod type_parser;
 pub mod ddl;
 pub mod options;
 pub mod spec;
+mod spec_build;
+mod spec_options;
+mod spec_validate;
 pub mod float;
 pub mod format;
 pub mod slab;
 pub mod plan;
+pub mod bind;
+pub mod write;
 pub mod encoder;
 
 pub use error::{KjsonError, Position, Result};

@@ -2,8 +2,9 @@
 //! which names and format options. Built from a DDL ([`SinkSpec::from_ddl`]) or from parts
 //! ([`SinkSpec::from_parts`], what the JNI open call passes).
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
-use crate::options::JsonOptions;
+use crate::options::{JsonOptions, MapNullKeyMode, TimestampFormat};
 use crate::types::DataType;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -75,18 +76,84 @@ pub struct SinkParts {
 
 impl SinkSpec {
     /// Builds and validates the spec from a `CREATE TABLE` DDL with Flink's rules and messages.
+    /// Errors carry the line and column of the offending token, option key or column.
     pub fn from_ddl(ddl: &str) -> crate::Result<SinkSpec> {
-        let _ = ddl;
-        todo!("spec from ddl")
+        let table = crate::ddl::parse_create_table(ddl)?;
+        crate::spec_build::spec_from_table(&table)
     }
 
     /// Builds and validates the spec from parts (the JNI open call).
     pub fn from_parts(parts: &SinkParts) -> crate::Result<SinkSpec> {
-        let _ = parts;
-        todo!("spec from parts")
+        crate::spec_build::spec_from_parts(parts)
     }
 
     pub fn is_upsert(&self) -> bool {
         self.connector == Connector::UpsertKafka
     }
+
+    /// A readable multi-line summary for `kjson inspect`.
+    pub fn describe(&self) -> String {
+        let mut out = String::new();
+        let name = if self.table_name.is_empty() { "(from parts)" } else { &self.table_name };
+        let connector = crate::spec_options::connector_identifier(self.connector);
+        let _ = writeln!(out, "table: {name}");
+        let _ = writeln!(out, "connector: {connector} (upsert: {})", self.is_upsert());
+        let _ = writeln!(out, "columns:");
+        for (index, column) in self.columns.iter().enumerate() {
+            let _ = writeln!(out, "  {index}: {} {}", column.name, column.data_type);
+        }
+        if !self.primary_key.is_empty() {
+            let _ = writeln!(out, "primary key: {}", self.primary_key.join(", "));
+        }
+        match &self.key {
+            Some(key) => self.describe_side(&mut out, "key", key),
+            None => {
+                let _ = writeln!(out, "key: none (the Kafka key is null)");
+            }
+        }
+        self.describe_side(&mut out, "value", &self.value);
+        if !self.ignored_columns.is_empty() {
+            let _ = writeln!(out, "not written to Kafka:");
+            for column in &self.ignored_columns {
+                match column.kind.as_str() {
+                    "watermark" => writeln!(out, "  watermark for {}", column.name),
+                    kind => writeln!(out, "  {} ({kind} column)", column.name),
+                }
+                .ok();
+            }
+        }
+        out
+    }
+
+    fn describe_side(&self, out: &mut String, label: &str, side: &SideSpec) {
+        let _ = writeln!(out, "{label}: format {}, fields:", side.format);
+        if side.projection.is_empty() {
+            let _ = writeln!(out, "  (none: the record is {{}})");
+        }
+        for (&index, name) in side.projection.iter().zip(&side.field_names) {
+            let _ = match self.columns.get(index) {
+                Some(column) => writeln!(out, "  \"{name}\" <- column {index} {} {}", column.name, column.data_type),
+                None => writeln!(out, "  \"{name}\" <- column {index} (missing)"),
+            };
+        }
+        let options = &side.options;
+        let timestamp = match options.timestamp_format {
+            TimestampFormat::Sql => "SQL",
+            TimestampFormat::Iso8601 => "ISO-8601",
+        };
+        let null_key = match options.map_null_key_mode {
+            MapNullKeyMode::Fail => "FAIL",
+            MapNullKeyMode::Drop => "DROP",
+            MapNullKeyMode::Literal => "LITERAL",
+        };
+        let _ = writeln!(
+            out,
+            "  options: timestamp-format.standard={timestamp}, map-null-key.mode={null_key}, \
+             map-null-key.literal={}, encode.decimal-as-plain-number={}, encode.ignore-null-fields={}",
+            options.map_null_key_literal, options.encode_decimal_as_plain_number, options.ignore_null_fields
+        );
+    }
 }
+
+#[cfg(test)]
+mod tests;
