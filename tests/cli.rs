@@ -1,0 +1,173 @@
+//! `kjson encode` / `kjson inspect` behaviour as a user sees it: files, exit codes, messages.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use arrow::array::{Array, ArrayRef, Int32Array, Int64Array, Int8Array, RecordBatch, StringArray, StructArray};
+use arrow::datatypes::{DataType, Field, Fields, Schema};
+use arrow::ipc::writer::{FileWriter, StreamWriter};
+
+fn kjson() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kjson"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kjson-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const UPSERT_DDL: &str = "CREATE TABLE t (\n  id BIGINT,\n  name STRING,\n  PRIMARY KEY (id) NOT ENFORCED\n) WITH (\n  'connector' = 'upsert-kafka',\n  'topic' = 't',\n  'properties.bootstrap.servers' = 'localhost:9092',\n  'key.format' = 'json',\n  'value.format' = 'json'\n)";
+
+fn upsert_batch() -> RecordBatch {
+    let schema = Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("name", DataType::Utf8, true),
+        Field::new("__row_kind", DataType::Int8, false),
+    ]);
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(Int64Array::from(vec![1, 2, 3, 4])),
+        Arc::new(StringArray::from(vec![Some("a"), None, Some("c\"d"), Some("e")])),
+        Arc::new(Int8Array::from(vec![0, 1, 2, 3])),
+    ];
+    RecordBatch::try_new(Arc::new(schema), columns).unwrap()
+}
+
+fn write_file(path: &Path, batches: &[RecordBatch]) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer = FileWriter::try_new(file, &batches[0].schema()).unwrap();
+    for b in batches {
+        writer.write(b).unwrap();
+    }
+    writer.finish().unwrap();
+}
+
+fn write_stream(path: &Path, batches: &[RecordBatch]) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer = StreamWriter::try_new(file, &batches[0].schema()).unwrap();
+    for b in batches {
+        writer.write(b).unwrap();
+    }
+    writer.finish().unwrap();
+}
+
+fn run_encode(dir: &Path, ddl: &str, input: &Path, extra: &[&str]) -> std::process::Output {
+    let ddl_path = dir.join("sink.sql");
+    std::fs::write(&ddl_path, ddl).unwrap();
+    kjson()
+        .arg("encode")
+        .arg("--ddl")
+        .arg(&ddl_path)
+        .arg("--input")
+        .arg(input)
+        .arg("--keys-out")
+        .arg(dir.join("keys"))
+        .arg("--values-out")
+        .arg(dir.join("values"))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn read(path: PathBuf) -> String {
+    String::from_utf8(std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn encode_writes_one_line_per_row_with_tombstones_from_file_and_stream() {
+    for (name, write) in [("file", write_file as fn(&Path, &[RecordBatch])), ("stream", write_stream)] {
+        let dir = temp_dir(&format!("upsert-{name}"));
+        let input = dir.join("in.arrow");
+        write(&input, &[upsert_batch(), upsert_batch()]);
+        let out = run_encode(&dir, UPSERT_DDL, &input, &["--row-kind-column", "__row_kind"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let keys = "{\"id\":1}\n{\"id\":2}\n{\"id\":3}\n{\"id\":4}\n";
+        assert_eq!(read(dir.join("keys")), keys.repeat(2));
+        let values = "{\"id\":1,\"name\":\"a\"}\n\n{\"id\":3,\"name\":\"c\\\"d\"}\n\n";
+        assert_eq!(read(dir.join("values")), values.repeat(2));
+    }
+}
+
+#[test]
+fn a_failed_encode_exits_non_zero_and_leaves_no_output() {
+    let dir = temp_dir("fail");
+    let input = dir.join("in.arrow");
+    write_file(&input, &[upsert_batch()]);
+    // Without --row-kind-column the batch has one column too many.
+    let out = run_encode(&dir, UPSERT_DDL, &input, &[]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("physical columns"), "{stderr}");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers.len(), 2, "only the DDL and the input remain: {leftovers:?}");
+}
+
+#[test]
+fn a_bad_ddl_names_file_line_and_column() {
+    let dir = temp_dir("bad-ddl");
+    let input = dir.join("in.arrow");
+    write_file(&input, &[upsert_batch()]);
+    let ddl = UPSERT_DDL.replace("name STRING", "name STRNG");
+    let out = run_encode(&dir, &ddl, &input, &["--row-kind-column", "__row_kind"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("sink.sql:3:8"), "{stderr}");
+}
+
+#[test]
+fn a_missing_row_kind_column_is_named() {
+    let dir = temp_dir("no-kind");
+    let input = dir.join("in.arrow");
+    write_file(&input, &[upsert_batch()]);
+    let out = run_encode(&dir, UPSERT_DDL, &input, &["--row-kind-column", "kind"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no column named `kind`"));
+}
+
+/// A map with a null key, as arrow-java and Flink-side writers carry it: an Arrow Map whose key
+/// field is nullable. arrow-rs refuses to build or read that type checked, so the test builds it
+/// unchecked and the CLI must read, relabel and validate it.
+#[test]
+fn a_map_with_a_nullable_key_field_carries_null_keys() {
+    let dir = temp_dir("null-key");
+    let fields = Fields::from(vec![Field::new("key", DataType::Utf8, true), Field::new("value", DataType::Int32, true)]);
+    let keys = StringArray::from(vec![None, Some("k")]);
+    let values = Int32Array::from(vec![1, 2]);
+    let entries = StructArray::new(fields.clone(), vec![Arc::new(keys), Arc::new(values)], None);
+    let entry_field = Arc::new(Field::new("entries", DataType::Struct(fields), false));
+    let map_type = DataType::Map(entry_field, false);
+    let offsets = arrow::buffer::Buffer::from_slice_ref([0i32, 2]);
+    // SAFETY: a test fixture; the only invalid part is the nullable key field under test.
+    let data = unsafe {
+        arrow::array::ArrayData::builder(map_type.clone())
+            .len(1)
+            .add_buffer(offsets)
+            .add_child_data(entries.into_data())
+            .build_unchecked()
+    };
+    let map = arrow::array::make_array(data);
+    let schema = Schema::new(vec![Field::new("m", map_type, true)]);
+    let batch = RecordBatch::try_new_with_options(Arc::new(schema), vec![map], &Default::default()).unwrap();
+    let input = dir.join("in.arrow");
+    write_file(&input, &[batch]);
+    let ddl = "CREATE TABLE t (m MAP<STRING, INT>) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'x:1', 'format' = 'json', 'json.map-null-key.mode' = 'LITERAL', 'json.map-null-key.literal' = 'nul\"l')";
+    let out = run_encode(&dir, ddl, &input, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(read(dir.join("values")), "{\"m\":{\"nul\\\"l\":1,\"k\":2}}\n");
+    assert_eq!(read(dir.join("keys")), "\n");
+}
+
+#[test]
+fn inspect_prints_projections_and_ltz_marks() {
+    let dir = temp_dir("inspect");
+    let ddl = dir.join("sink.sql");
+    std::fs::write(&ddl, "CREATE TABLE t (a ROW<t TIMESTAMP_LTZ(3)>, b ARRAY<TIMESTAMP(3) WITH LOCAL TIME ZONE>) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'x:1', 'format' = 'json')").unwrap();
+    let out = kjson().arg("inspect").arg("--ddl").arg(&ddl).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("a.t"), "{stdout}");
+    assert!(stdout.contains("b[]"), "{stdout}");
+    assert!(stdout.contains("encoder: dynamic"), "{stdout}");
+}
