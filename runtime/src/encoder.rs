@@ -3,6 +3,7 @@
 use arrow::array::{Array, ArrayRef, Int8Array, RecordBatch};
 
 use crate::bind::{bind, undictionary, Column};
+use crate::envelope::Envelope;
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
 use crate::plan::{field_name_json, physical_fields, Plan};
@@ -41,6 +42,7 @@ struct SidePlan {
     /// Index of the physical column, `"name":` bytes, and the name for error paths.
     fields: Vec<(usize, Vec<u8>, String)>,
     ctx: WriteContext,
+    envelope: Envelope,
     label: &'static str,
 }
 
@@ -52,13 +54,18 @@ impl SidePlan {
             .zip(&side.field_names)
             .map(|(&col, name)| (col, field_name_json(name), name.clone()))
             .collect();
-        SidePlan { fields, ctx: WriteContext::new(side.options.clone(), compatibility), label }
+        let envelope = Envelope::for_format(&side.format, side.options.ignore_null_fields);
+        SidePlan { fields, ctx: WriteContext::new(side.options.clone(), compatibility), envelope, label }
     }
 
-    /// Writes one row as a JSON object into `slab`.
-    fn write_row(&self, slab: &mut Slab, columns: &[Column<'_>], row: usize) -> Result<()> {
+    /// Writes one row as a JSON object into `slab`, inside the format's envelope if it has one.
+    fn write_row(&self, slab: &mut Slab, columns: &[Column<'_>], row: usize, kind: RowKind) -> Result<()> {
         let start = slab.bytes.len();
         let out = &mut slab.bytes;
+        let wrap = self.envelope.wrap_for(kind);
+        if let Some(w) = wrap {
+            out.extend_from_slice(w.before);
+        }
         out.push(b'{');
         let mut first = true;
         for (col, name_json, name) in &self.fields {
@@ -66,6 +73,9 @@ impl SidePlan {
                 .map_err(|e| self.row_error(e, row))?;
         }
         out.push(b'}');
+        if let Some(w) = wrap {
+            out.extend_from_slice(w.after);
+        }
         slab.finish_record(start)
     }
 
@@ -126,15 +136,16 @@ impl DynamicEncoder {
         let slabs = &mut self.slabs;
         reserve(slabs, batch);
         for row in 0..batch.num_rows() {
+            // The key is always an insert-only row (Flink resets its RowKind).
             match &self.key {
-                Some(key) => key.write_row(&mut slabs.keys, &columns, row)?,
+                Some(key) => key.write_row(&mut slabs.keys, &columns, row, RowKind::Insert)?,
                 None => slabs.keys.push_null(),
             }
-            let retraction = kinds.is_some_and(|k| RowKind::from_byte(k.value(row)).is_some_and(RowKind::is_retraction));
-            if upsert && retraction {
+            let kind = kinds.and_then(|k| RowKind::from_byte(k.value(row))).unwrap_or(RowKind::Insert);
+            if upsert && kind.is_retraction() {
                 slabs.values.push_null();
             } else {
-                self.value.write_row(&mut slabs.values, &columns, row)?;
+                self.value.write_row(&mut slabs.values, &columns, row, kind)?;
             }
         }
         Ok(&self.slabs)

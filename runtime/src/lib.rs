@@ -21,6 +21,7 @@ pub mod plan;
 pub mod bind;
 pub mod write;
 pub mod encoder;
+pub mod envelope;
 
 pub use error::{KjsonError, Position, Result};
 pub use options::{Compatibility, FlinkVersion, FloatSpelling, JsonOptions, MapNullKeyMode, TimestampFormat};
