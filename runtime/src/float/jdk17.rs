@@ -1,0 +1,431 @@
+//! The digits of the legacy `Double.toString` / `Float.toString` (JDK 8 .. 18).
+//!
+//! That algorithm is not "shortest digits": it is a Steele & White style digit loop with a
+//! symmetric stopping test, a decimal-exponent estimate from a linear log formula, a separate
+//! rounding rule for integer values, and 32/64-bit variants whose overflow behaviour and strict
+//! vs. non-strict comparisons differ from the exact variant. Every one of those quirks shows up
+//! in its output (`2e23` -> `1.9999999999999998E23`), so each is reproduced here:
+//!
+//! * integers below 2^63 are printed from their exact value, rounded half-up to drop the digits
+//!   below the precision of the type (`9.69785E10f` -> `9.6978502E10`);
+//! * otherwise digits come from `B / S` with the stopping margin `M` (half an ulp, halved again
+//!   at a power of two) using wrapping `i32` or `i64` arithmetic when the bit-size estimates
+//!   allow it, exact arithmetic (`u128` or [`BigUint`]) otherwise;
+//! * the last digit is rounded up (ties to an even digit) when the loop stopped "high".
+use super::bignum::{BigUint, DigitDivisor};
+use super::DecimalDigits;
+use std::cmp::Ordering;
+
+/// Position of the implicit leading bit of a double's significand.
+const SIGNIFICAND_SHIFT: i32 = 52;
+/// Binary exponents for which the integer path is tried.
+const MAX_SMALL_BIN_EXP: i32 = 62;
+const MIN_SMALL_BIN_EXP: i32 = -21;
+
+/// `ceil(log2(5^i))`, as the legacy code sizes its 32/64-bit variants.
+const POW5_BITS: [i32; 27] =
+    [0, 3, 5, 7, 10, 12, 14, 17, 19, 21, 24, 26, 28, 31, 33, 35, 38, 40, 42, 45, 47, 49, 52, 54, 56, 59, 61];
+
+/// Digits of a finite, non-zero double's magnitude.
+pub(crate) fn f64_digits(bits: u64) -> DecimalDigits {
+    let biased_exp = ((bits >> 52) & 0x7ff) as i32;
+    let mut fraction = bits & ((1 << 52) - 1);
+    let (bin_exp, significant_bits) = if biased_exp == 0 {
+        // Subnormal: normalise so the leading one sits where the implicit bit would.
+        let leading_zeros = fraction.leading_zeros() as i32;
+        let shift = leading_zeros - (63 - SIGNIFICAND_SHIFT);
+        fraction <<= shift;
+        (1 - shift, 64 - leading_zeros)
+    } else {
+        fraction |= 1 << SIGNIFICAND_SHIFT;
+        (biased_exp, SIGNIFICAND_SHIFT + 1)
+    };
+    legacy_digits(bin_exp - 1023, fraction, significant_bits)
+}
+
+/// Digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
+pub(crate) fn f32_digits(bits: u32) -> DecimalDigits {
+    let biased_exp = ((bits >> 23) & 0xff) as i32;
+    let mut fraction = bits & ((1 << 23) - 1);
+    let (bin_exp, significant_bits) = if biased_exp == 0 {
+        let leading_zeros = fraction.leading_zeros() as i32;
+        let shift = leading_zeros - 8;
+        fraction <<= shift;
+        (1 - shift, 32 - leading_zeros)
+    } else {
+        fraction |= 1 << 23;
+        (biased_exp, 24)
+    };
+    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, significant_bits)
+}
+
+/// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
+fn legacy_digits(bin_exp: i32, fraction: u64, significant_bits: i32) -> DecimalDigits {
+    let tail_zeros = fraction.trailing_zeros() as i32;
+    let fraction_bits = SIGNIFICAND_SHIFT + 1 - tail_zeros;
+    let tiny_bits = (fraction_bits - bin_exp - 1).max(0);
+    if tiny_bits == 0 && (MIN_SMALL_BIN_EXP..=MAX_SMALL_BIN_EXP).contains(&bin_exp) {
+        let dropped_digits =
+            if bin_exp > significant_bits { floor_log10_pow2(bin_exp - significant_bits - 1) } else { 0 };
+        let integer = if bin_exp >= SIGNIFICAND_SHIFT {
+            fraction << (bin_exp - SIGNIFICAND_SHIFT)
+        } else {
+            fraction >> (SIGNIFICAND_SHIFT - bin_exp)
+        };
+        return integer_digits(integer, dropped_digits);
+    }
+    let scale = Scaling::new(bin_exp, fraction, significant_bits);
+    scale.generate(fraction >> tail_zeros)
+}
+
+/// `floor(log10(2^e))`, exact for the small exponents used here.
+fn floor_log10_pow2(e: i32) -> i32 {
+    ((i64::from(e) * 661_971_961_083) >> 41) as i32
+}
+
+/// An integer value: drop `dropped_digits` low digits rounding half up, then strip zeros.
+fn integer_digits(mut value: u64, dropped_digits: i32) -> DecimalDigits {
+    let mut point = dropped_digits;
+    if dropped_digits != 0 {
+        let divisor = 10u64.pow(dropped_digits as u32);
+        let residue = value % divisor;
+        value /= divisor;
+        if residue >= divisor / 2 {
+            value += 1;
+        }
+    }
+    while value != 0 && value.is_multiple_of(10) {
+        value /= 10;
+        point += 1;
+    }
+    let mut digits = DecimalDigits::empty();
+    digits.push_integer(value);
+    digits.point = point + digits.len as i32;
+    digits
+}
+
+/// The exact rational set-up of the digit loop: value = B / S * 10^dec_exp, margin M.
+/// Each quantity is kept as `5^pow5 * 2^pow2` (times the fraction for B).
+struct Scaling {
+    dec_exp: i32,
+    fraction_bits: i32,
+    b5: i32,
+    b2: i32,
+    s5: i32,
+    s2: i32,
+    m5: i32,
+    m2: i32,
+}
+
+impl Scaling {
+    fn new(bin_exp: i32, fraction: u64, significant_bits: i32) -> Scaling {
+        let tail_zeros = fraction.trailing_zeros() as i32;
+        let fraction_bits = SIGNIFICAND_SHIFT + 1 - tail_zeros;
+        let tiny_bits = (fraction_bits - bin_exp - 1).max(0);
+        let dec_exp = estimate_dec_exp(fraction, bin_exp);
+        let b5 = (-dec_exp).max(0);
+        let mut b2 = b5 + tiny_bits + bin_exp - (fraction_bits - 1);
+        let s5 = dec_exp.max(0);
+        let mut s2 = s5 + tiny_bits;
+        let mut m2 = b5 + tiny_bits + bin_exp - significant_bits;
+        let common = b2.min(s2);
+        b2 -= common;
+        s2 -= common;
+        m2 -= common;
+        if fraction_bits == 1 {
+            // Just above a power of two the next lower double is only half as far away.
+            m2 -= 1;
+        }
+        if m2 < 0 {
+            b2 -= m2;
+            s2 -= m2;
+            m2 = 0;
+        }
+        Scaling { dec_exp, fraction_bits, b5, b2, s5, s2, m5: b5, m2 }
+    }
+
+    fn generate(&self, fraction: u64) -> DecimalDigits {
+        let b_bits = self.fraction_bits + self.b2 + estimated_pow5_bits(self.b5);
+        let ten_s_bits = self.s2 + 1 + estimated_pow5_bits(self.s5 + 1);
+        if b_bits < 64 && ten_s_bits < 64 {
+            if b_bits < 32 && ten_s_bits < 32 {
+                return self.generate_i32(fraction);
+            }
+            return self.generate_i64(fraction);
+        }
+        if self.fits_u128() {
+            let five = |exp: i32| 5u128.pow(exp as u32);
+            let b = (u128::from(fraction) * five(self.b5)) << self.b2;
+            let s = five(self.s5) << self.s2;
+            let m10 = five(self.m5 + 1) << (self.m2 + 1);
+            let ten_s = five(self.s5 + 1) << (self.s2 + 1);
+            return exact_digits(self.dec_exp, b, s, m10, ten_s);
+        }
+        // M has the same power of five as B, and one of b5, s5 is zero: each power is built once.
+        let shifted = |mut value: BigUint, exp2: i32| {
+            value.shl(exp2 as u32);
+            value
+        };
+        let b_pow5 = BigUint::from_mul_pow5_pow2(1, self.b5 as u32, 0);
+        let mut b = b_pow5;
+        b.mul_small(fraction);
+        let mut m10 = b_pow5;
+        m10.mul_small(5);
+        let s_pow5 = BigUint::from_mul_pow5_pow2(1, self.s5 as u32, 0);
+        let mut ten_s = s_pow5;
+        ten_s.mul_small(5);
+        let (b, m10) = (shifted(b, self.b2), shifted(m10, self.m2 + 1));
+        let (s, ten_s) = (shifted(s_pow5, self.s2), shifted(ten_s, self.s2 + 1));
+        exact_digits(self.dec_exp, b, s, m10, ten_s)
+    }
+
+    /// Whether B, 10*M and 10*S are small enough for `u128`, with room for `100 * S`.
+    fn fits_u128(&self) -> bool {
+        let bits = |exp5: i32, exp2: i32| exp2 + upper_pow5_bits(exp5);
+        self.fraction_bits + bits(self.b5, self.b2) <= 124
+            && bits(self.m5 + 1, self.m2 + 1) <= 124
+            && bits(self.s5 + 1, self.s2 + 1) <= 121
+    }
+}
+
+/// The legacy size estimate of `5^n` in bits.
+fn estimated_pow5_bits(n: i32) -> i32 {
+    if n < POW5_BITS.len() as i32 {
+        POW5_BITS[n as usize]
+    } else {
+        n * 3
+    }
+}
+
+/// An upper bound of the bit length of `5^n` (2378/1024 > log2 5).
+fn upper_pow5_bits(n: i32) -> i32 {
+    ((n * 2378) >> 10) + 1
+}
+
+/// The legacy estimate of `floor(log10(value))`: a linear fit of log10 of the significand plus
+/// `bin_exp * log10(2)`, in double arithmetic. It can be one too high; the digit loop then drops
+/// a leading zero.
+// The literals are the legacy code's own; `LOG10_2` is a different double.
+#[allow(clippy::approx_constant)]
+fn estimate_dec_exp(fraction: u64, bin_exp: i32) -> i32 {
+    let significand = f64::from_bits((1023u64 << 52) | (fraction & ((1 << 52) - 1)));
+    let estimate = (significand - 1.5) * 0.289529654 + 0.176091259 + f64::from(bin_exp) * 0.301029995663981;
+    estimate.floor() as i32
+}
+
+/// Generates the wrapping 32-bit and 64-bit digit loops. The comparisons are strict here and a
+/// margin that overflowed to a non-positive value stops the loop, as in the legacy code.
+macro_rules! fixed_width_generator {
+    ($name:ident, $int:ty) => {
+        impl Scaling {
+            fn $name(&self, fraction: u64) -> DecimalDigits {
+                let pow5 = |exp: i32| (5 as $int).wrapping_pow(exp as u32);
+                let mut b = (fraction as $int).wrapping_mul(pow5(self.b5)).wrapping_shl(self.b2 as u32);
+                let s = pow5(self.s5).wrapping_shl(self.s2 as u32);
+                let mut m = pow5(self.m5).wrapping_shl(self.m2 as u32);
+                let ten_s = s.wrapping_mul(10);
+                if s <= 0 {
+                    // Unreachable with the size checks above; keeps division panic-free.
+                    return DecimalDigits::empty();
+                }
+                let mut digits = DecimalDigits::empty();
+                let mut dec_exp = self.dec_exp;
+                let mut q = b / s;
+                b = (b % s).wrapping_mul(10);
+                m = m.wrapping_mul(10);
+                let mut low = b < m;
+                let mut high = b.wrapping_add(m) > ten_s;
+                if q == 0 && !high {
+                    dec_exp -= 1;
+                } else {
+                    digits.push_digit(q as i64);
+                }
+                if !(-3..8).contains(&dec_exp) {
+                    // Scientific notation always shows a second digit.
+                    low = false;
+                    high = false;
+                }
+                while !low && !high && !digits.is_full() {
+                    q = b / s;
+                    b = (b % s).wrapping_mul(10);
+                    m = m.wrapping_mul(10);
+                    if m > 0 {
+                        low = b < m;
+                        high = b.wrapping_add(m) > ten_s;
+                    } else {
+                        low = true;
+                        high = true;
+                    }
+                    digits.push_digit(q as i64);
+                }
+                let low_digit_difference = b.wrapping_shl(1).wrapping_sub(ten_s);
+                let tie_order = (low_digit_difference as i64).cmp(&0);
+                finish(digits, dec_exp, low, high, tie_order)
+            }
+        }
+    };
+}
+
+fixed_width_generator!(generate_i32, i32);
+fixed_width_generator!(generate_i64, i64);
+
+/// The exact-arithmetic operations the digit loop needs.
+trait ExactInteger: Copy {
+    /// A divisor prepared for repeated [`ExactInteger::next_digit`] calls.
+    type Divisor;
+    fn prepare_divisor(&self) -> Self::Divisor;
+    /// Returns `floor(self / divisor)` (a digit) and leaves `10 * (self mod divisor)` in `self`.
+    fn next_digit(&mut self, divisor: &Self::Divisor) -> i64;
+    fn times_ten(&mut self);
+    fn compare(&self, other: &Self) -> Ordering;
+    fn sum_compare(&self, addend: &Self, bound: &Self) -> Ordering;
+    fn doubled_compare(&self, other: &Self) -> Ordering;
+}
+
+impl ExactInteger for u128 {
+    /// `[8, 4, 2, 1]` times the divisor: the quotient is found bit by bit.
+    type Divisor = [u128; 4];
+    fn prepare_divisor(&self) -> [u128; 4] {
+        [*self << 3, *self << 2, *self << 1, *self]
+    }
+    fn next_digit(&mut self, multiples: &[u128; 4]) -> i64 {
+        let mut quotient = 0;
+        for (weight, multiple) in [8, 4, 2, 1].into_iter().zip(multiples) {
+            if *self >= *multiple {
+                *self -= *multiple;
+                quotient += weight;
+            }
+        }
+        *self *= 10;
+        quotient
+    }
+    fn times_ten(&mut self) {
+        *self *= 10;
+    }
+    fn compare(&self, other: &Self) -> Ordering {
+        self.cmp(other)
+    }
+    fn sum_compare(&self, addend: &Self, bound: &Self) -> Ordering {
+        (*self + *addend).cmp(bound)
+    }
+    fn doubled_compare(&self, other: &Self) -> Ordering {
+        (*self << 1).cmp(other)
+    }
+}
+
+impl ExactInteger for BigUint {
+    type Divisor = DigitDivisor;
+    fn prepare_divisor(&self) -> DigitDivisor {
+        DigitDivisor::new(*self)
+    }
+    fn next_digit(&mut self, divisor: &DigitDivisor) -> i64 {
+        BigUint::next_digit(self, divisor) as i64
+    }
+    fn times_ten(&mut self) {
+        self.mul_small(10);
+    }
+    fn compare(&self, other: &Self) -> Ordering {
+        BigUint::compare(self, other)
+    }
+    fn sum_compare(&self, addend: &Self, bound: &Self) -> Ordering {
+        BigUint::sum_compare(self, addend, bound)
+    }
+    fn doubled_compare(&self, other: &Self) -> Ordering {
+        let mut doubled = *self;
+        doubled.shl(1);
+        BigUint::compare(&doubled, other)
+    }
+}
+
+/// The exact digit loop. Unlike the fixed-width loops, "high" is a non-strict comparison here.
+fn exact_digits<T: ExactInteger>(mut dec_exp: i32, mut b: T, s: T, mut m10: T, ten_s: T) -> DecimalDigits {
+    let divisor = s.prepare_divisor();
+    let mut digits = DecimalDigits::empty();
+    let q = b.next_digit(&divisor);
+    let mut low = b.compare(&m10) == Ordering::Less;
+    let mut high = b.sum_compare(&m10, &ten_s) != Ordering::Less;
+    if q == 0 && !high {
+        dec_exp -= 1;
+    } else {
+        digits.push_digit(q);
+    }
+    if !(-3..8).contains(&dec_exp) {
+        low = false;
+        high = false;
+    }
+    while !low && !high && !digits.is_full() {
+        let q = b.next_digit(&divisor);
+        m10.times_ten();
+        low = b.compare(&m10) == Ordering::Less;
+        high = b.sum_compare(&m10, &ten_s) != Ordering::Less;
+        digits.push_digit(q);
+    }
+    let tie_order = if high && low { b.doubled_compare(&ten_s) } else { Ordering::Equal };
+    finish(digits, dec_exp, low, high, tie_order)
+}
+
+/// Sets the decimal point and rounds the last digit by how the loop stopped.
+fn finish(mut digits: DecimalDigits, dec_exp: i32, low: bool, high: bool, tie_order: Ordering) -> DecimalDigits {
+    digits.point = dec_exp + 1;
+    if high {
+        let round_up =
+            !low || tie_order == Ordering::Greater || (tie_order == Ordering::Equal && digits.last_digit_is_odd());
+        if round_up {
+            round_up_last_digit(&mut digits);
+        }
+    }
+    digits
+}
+
+/// Adds one to the last digit. Trailing nines become zeros and stay in the digit string; a carry
+/// out of the first digit turns it into `1` and moves the point.
+fn round_up_last_digit(digits: &mut DecimalDigits) {
+    let Some(mut index) = digits.len.checked_sub(1) else {
+        return;
+    };
+    while digits.bytes[index] == b'9' && index > 0 {
+        digits.bytes[index] = b'0';
+        index -= 1;
+    }
+    if digits.bytes[index] == b'9' {
+        digits.bytes[0] = b'1';
+        digits.point += 1;
+    } else {
+        digits.bytes[index] += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pow5_bit_table_is_ceil_log2() {
+        for (n, &bits) in POW5_BITS.iter().enumerate() {
+            let exact = 128 - 5u128.pow(n as u32).leading_zeros() as i32;
+            let ceil = if n == 0 { 0 } else { exact };
+            assert_eq!(bits, ceil, "5^{n}");
+        }
+    }
+
+    #[test]
+    fn floor_log10_pow2_matches_repeated_division() {
+        for e in 0..64 {
+            let mut value = 1u64 << e;
+            let mut count = 0;
+            while value >= 10 {
+                value /= 10;
+                count += 1;
+            }
+            assert_eq!(floor_log10_pow2(e), count, "2^{e}");
+        }
+    }
+
+    #[test]
+    fn upper_pow5_bits_is_an_upper_bound() {
+        for n in 0..=55 {
+            let exact = 128 - 5u128.pow(n as u32).leading_zeros() as i32;
+            assert!(upper_pow5_bits(n) >= exact, "5^{n}");
+        }
+    }
+}

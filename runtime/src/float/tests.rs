@@ -1,0 +1,104 @@
+//! Expected strings come from the real JDK 17 and JDK 25 (reference §3.2, plus cases checked with
+//! `tests/float_oracle/FloatOracle.java`). Millions more are compared by `scripts/float-parity.sh`.
+use super::*;
+use FloatSpelling::{Jdk17, Jdk19};
+
+/// (value, JDK 17 text, JDK 25 text)
+const DOUBLES: &[(f64, &str, &str)] = &[
+    (0.0, "0.0", "0.0"),
+    (-0.0, "-0.0", "-0.0"),
+    (100.0, "100.0", "100.0"),
+    (0.30000000000000004, "0.30000000000000004", "0.30000000000000004"),
+    (9999999.999, "9999999.999", "9999999.999"),
+    (1e7, "1.0E7", "1.0E7"),
+    (1.23456789e7, "1.23456789E7", "1.23456789E7"),
+    (0.001, "0.001", "0.001"),
+    (1e-4, "1.0E-4", "1.0E-4"),
+    (1e-7, "1.0E-7", "1.0E-7"),
+    (1e21, "1.0E21", "1.0E21"),
+    (1e22, "1.0E22", "1.0E22"),
+    (1e23, "9.999999999999999E22", "1.0E23"),
+    (2e23, "1.9999999999999998E23", "2.0E23"),
+    (8.41e21, "8.409999999999999E21", "8.41E21"),
+    (2.82879384806159e17, "2.82879384806159008E17", "2.82879384806159E17"),
+    (f64::MAX, "1.7976931348623157E308", "1.7976931348623157E308"),
+    (f64::MIN_POSITIVE, "2.2250738585072014E-308", "2.2250738585072014E-308"),
+    (5e-324, "4.9E-324", "4.9E-324"),
+    (1e-323, "1.0E-323", "9.9E-324"),
+    (0.10000000149011612, "0.10000000149011612", "0.10000000149011612"),
+    (-1.5, "-1.5", "-1.5"),
+    (123456.789, "123456.789", "123456.789"),
+];
+
+/// (value, JDK 17 text, JDK 25 text)
+const FLOATS: &[(f32, &str, &str)] = &[
+    (0.0, "0.0", "0.0"),
+    (-0.0, "-0.0", "-0.0"),
+    (1.0, "1.0", "1.0"),
+    (-1.5, "-1.5", "-1.5"),
+    (0.1, "0.1", "0.1"),
+    (1.1, "1.1", "1.1"),
+    (9999999.0, "9999999.0", "9999999.0"),
+    (1e7, "1.0E7", "1.0E7"),
+    (16777216.0, "1.6777216E7", "1.6777216E7"),
+    (0.001, "0.001", "0.001"),
+    (1e-4, "1.0E-4", "1.0E-4"),
+    (9.999e-4, "9.999E-4", "9.999E-4"),
+    (1e10, "1.0E10", "1.0E10"),
+    (f32::MAX, "3.4028235E38", "3.4028235E38"),
+    (1.4e-45, "1.4E-45", "1.4E-45"),
+    (f32::MIN_POSITIVE, "1.17549435E-38", "1.1754944E-38"),
+    (9.69785e10, "9.6978502E10", "9.69785E10"),
+    (7.206458e7, "7.2064576E7", "7.206458E7"),
+];
+
+#[test]
+fn doubles_match_both_jdks() {
+    for &(value, jdk17, jdk25) in DOUBLES {
+        assert_eq!(java_double_to_string(value, Jdk17), jdk17, "JDK 17, {value:e}");
+        assert_eq!(java_double_to_string(value, Jdk19), jdk25, "JDK 25, {value:e}");
+    }
+}
+
+#[test]
+fn floats_match_both_jdks() {
+    for &(value, jdk17, jdk25) in FLOATS {
+        assert_eq!(java_float_to_string(value, Jdk17), jdk17, "JDK 17, {value:e}");
+        assert_eq!(java_float_to_string(value, Jdk19), jdk25, "JDK 25, {value:e}");
+    }
+}
+
+#[test]
+fn json_writers_append_and_quote_non_finite() {
+    for spelling in [Jdk17, Jdk19] {
+        let mut out = b"[".to_vec();
+        write_f64_json(&mut out, f64::NAN, spelling);
+        write_f64_json(&mut out, f64::INFINITY, spelling);
+        write_f64_json(&mut out, f64::NEG_INFINITY, spelling);
+        write_f32_json(&mut out, f32::NAN, spelling);
+        write_f32_json(&mut out, f32::INFINITY, spelling);
+        write_f32_json(&mut out, f32::NEG_INFINITY, spelling);
+        write_f64_json(&mut out, -0.0, spelling);
+        write_f32_json(&mut out, -0.0, spelling);
+        write_f32_json(&mut out, 0.1, spelling);
+        let expected = "[\"NaN\"\"Infinity\"\"-Infinity\"\"NaN\"\"Infinity\"\"-Infinity\"-0.0-0.00.1";
+        assert_eq!(String::from_utf8(out).unwrap(), expected, "{spelling}");
+    }
+}
+
+#[test]
+fn to_string_spells_non_finite_like_java() {
+    for spelling in [Jdk17, Jdk19] {
+        assert_eq!(java_double_to_string(f64::NAN, spelling), "NaN");
+        assert_eq!(java_double_to_string(f64::NEG_INFINITY, spelling), "-Infinity");
+        assert_eq!(java_float_to_string(f32::INFINITY, spelling), "Infinity");
+    }
+}
+
+#[test]
+fn float_is_not_widened() {
+    // As a double, 0.1f is 0.10000000149011612.
+    let mut out = Vec::new();
+    write_f32_json(&mut out, 0.1, Jdk17);
+    assert_eq!(out, b"0.1");
+}
