@@ -1,0 +1,11 @@
+-- purpose: VARIANT (Flink 2.1+; unknown type in 1.20) cannot be encoded by the json format
+-- expect: error
+CREATE TABLE err_variant_type (
+  id INT,
+  v VARIANT
+) WITH (
+  'topic' = 'err_variant_type',
+  'properties.bootstrap.servers' = 'localhost:9092',
+  'connector' = 'kafka',
+  'format' = 'json'
+);
