@@ -110,11 +110,12 @@ fn parse_logical(cursor: &mut Cursor<'_>, syntax: TypeSyntax) -> Result<LogicalT
         "BYTES" => VarBinary { length: MAX_LENGTH },
         "DATE" => Date,
         "TIME" => parse_time(cursor)?,
-        "TIMESTAMP" => parse_timestamp(cursor)?,
+        "TIMESTAMP" => parse_timestamp(cursor, syntax)?,
         "TIMESTAMP_LTZ" => {
             let precision = optional_number(cursor)?;
             TimestampLtz { precision: check_precision(precision, 6, 0, 9, "Timestamp with local time zone precision")? }
         }
+        "INTERVAL" | "NULL" if syntax == TypeSyntax::Ddl => return Err(sql_keyword_error(&token)),
         "INTERVAL" => parse_interval(cursor)?,
         "ARRAY" => Array(Box::new(parse_enclosed_type(cursor, syntax)?)),
         "MULTISET" => Multiset(Box::new(parse_enclosed_type(cursor, syntax)?)),
@@ -203,7 +204,15 @@ fn parse_time(cursor: &mut Cursor<'_>) -> Result<LogicalType> {
     Ok(LogicalType::Time { precision })
 }
 
-fn parse_timestamp(cursor: &mut Cursor<'_>) -> Result<LogicalType> {
+/// Flink's SQL parser has no INTERVAL or NULL column types; its message carries the position.
+fn sql_keyword_error(token: &crate::ddl::lexer::Token) -> KjsonError {
+    let (line, column) = (token.pos.line, token.pos.column);
+    let word = token.text.to_ascii_uppercase();
+    let message = format!("Incorrect syntax near the keyword '{word}' at line {line}, column {column}.");
+    KjsonError::parse(message, Some(token.pos))
+}
+
+fn parse_timestamp(cursor: &mut Cursor<'_>, syntax: TypeSyntax) -> Result<LogicalType> {
     let precision = optional_number(cursor)?;
     if cursor.eat_word("WITHOUT") {
         expect_time_zone(cursor)?;
@@ -212,6 +221,13 @@ fn parse_timestamp(cursor: &mut Cursor<'_>) -> Result<LogicalType> {
             expect_time_zone(cursor)?;
             let what = "Timestamp with local time zone precision";
             return Ok(LogicalType::TimestampLtz { precision: check_precision(precision, 6, 0, 9, what)? });
+        }
+        if syntax == TypeSyntax::Ddl {
+            // Flink's SQL grammar knows only WITH LOCAL TIME ZONE.
+            let time = cursor.peek();
+            let (line, column) = (time.pos.line, time.pos.column);
+            let message = format!("Encountered \"{}\" at line {line}, column {column}.", time.text);
+            return Err(KjsonError::parse(message, Some(time.pos)));
         }
         expect_time_zone(cursor)?;
         let precision = check_precision(precision, 6, 0, 9, "Timestamp with time zone precision")?;

@@ -4,6 +4,7 @@ use crate::float;
 use crate::format::{self, base64, decimal, temporal};
 use crate::options::{Compatibility, JsonOptions, MapNullKeyMode};
 use crate::plan::field_name_json;
+use crate::write_merge::write_repeated_value;
 
 /// How one side (key or value) writes: its options, resolved once.
 pub struct WriteContext {
@@ -32,7 +33,8 @@ pub enum ValueError {
 }
 
 impl ValueError {
-    fn within(mut self, field: &str) -> Self {
+    /// The same error, one ROW field further out.
+    pub fn within(mut self, field: &str) -> Self {
         match &mut self {
             ValueError::NullMapKey { path } | ValueError::OutOfRange { path, .. } => path.push(field.to_string()),
         }
@@ -180,21 +182,23 @@ fn write_map(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, values: &
     let duplicates = end - start > 1 && has_duplicate_keys(ctx, keys, start, end)?;
     for j in start..end {
         let Some(key) = entry_key(ctx, keys, j)? else { continue };
-        // Jackson's ObjectNode keeps a repeated key at its first position with the last value.
-        let value_at = if duplicates {
-            if (start..j).any(|e| matches!(entry_key(ctx, keys, e), Ok(Some(k)) if k == key)) {
-                continue;
-            }
-            (j..end).rev().find(|&e| matches!(entry_key(ctx, keys, e), Ok(Some(k)) if k == key)).unwrap_or(j)
-        } else {
-            j
-        };
+        if duplicates && (start..j).any(|e| matches!(entry_key(ctx, keys, e), Ok(Some(k)) if k == key)) {
+            continue;
+        }
         if !first {
             out.push(b',');
         }
+        if duplicates {
+            let occurrences: Vec<usize> =
+                (j..end).filter(|&e| matches!(entry_key(ctx, keys, e), Ok(Some(k)) if k == key)).collect();
+            first = false;
+            write_key(ctx, out, keys, j);
+            write_repeated_value(ctx, out, values, &occurrences)?;
+            continue;
+        }
         first = false;
         write_key(ctx, out, keys, j);
-        write_nullable(ctx, out, values, value_at)?;
+        write_nullable(ctx, out, values, j)?;
     }
     out.push(b'}');
     Ok(())

@@ -1,0 +1,27 @@
+package org.kjson.flink;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.data.RowData;
+
+/** Wires the encode operators into a DataStream job. */
+public final class KjsonStreams {
+    private KjsonStreams() {}
+
+    public static TypeInformation<KafkaEncodedRecord> recordType() {
+        return TypeInformation.of(KafkaEncodedRecord.class);
+    }
+
+    /** RowData in, encoded Kafka records out (batched, see {@link RowDataEncodeOperator}). */
+    public static SingleOutputStreamOperator<KafkaEncodedRecord> encodeRows(DataStream<RowData> rows, SinkDescription sink,
+            int batchRows) {
+        return rows.transform("kjson-encode-rows", recordType(), new RowDataEncodeOperator(sink, batchRows, null));
+    }
+
+    /** Arrow batches in (chained to their producer), encoded Kafka records out. */
+    public static SingleOutputStreamOperator<KafkaEncodedRecord> encodeArrow(DataStream<ArrowBatch> batches,
+            SinkDescription sink) {
+        return batches.transform("kjson-encode-arrow", recordType(), new ArrowBatchEncodeOperator(sink));
+    }
+}

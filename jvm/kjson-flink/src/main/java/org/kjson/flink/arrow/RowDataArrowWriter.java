@@ -1,0 +1,87 @@
+package org.kjson.flink.arrow;
+
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Buffers {@link RowData} rows into Arrow vectors (the Flink-to-Arrow mapping of
+ * {@link ArrowSchemas}) together with their row kinds, so that a whole batch crosses to the
+ * native encoder at once. Call {@link #finish()} before handing {@link #root()} on, and
+ * {@link #reset()} afterwards to reuse the vectors' memory for the next batch.
+ */
+public final class RowDataArrowWriter implements AutoCloseable {
+    private final VectorSchemaRoot root;
+    private final ValueWriter[] fields;
+    private byte[] rowKinds = new byte[1024];
+    private int rows;
+
+    public RowDataArrowWriter(RowType rowType, BufferAllocator allocator) {
+        this.root = VectorSchemaRoot.create(ArrowSchemas.toArrowSchema(rowType), allocator);
+        List<FieldVector> vectors = root.getFieldVectors();
+        this.fields = new ValueWriter[vectors.size()];
+        for (int f = 0; f < fields.length; f++) {
+            fields[f] = ValueWriter.of(rowType.getTypeAt(f), vectors.get(f));
+        }
+    }
+
+    public void append(RowData row) {
+        for (int f = 0; f < fields.length; f++) {
+            fields[f].write(row, f, rows);
+        }
+        if (rows == rowKinds.length) {
+            rowKinds = Arrays.copyOf(rowKinds, rows * 2);
+        }
+        rowKinds[rows] = row.getRowKind().toByteValue();
+        rows++;
+    }
+
+    /** Number of rows appended since the last reset. */
+    public int rowCount() {
+        return rows;
+    }
+
+    /** Seals the vectors at the current row count; {@link #root()} is then a complete batch. */
+    public VectorSchemaRoot finish() {
+        root.setRowCount(rows);
+        return root;
+    }
+
+    public VectorSchemaRoot root() {
+        return root;
+    }
+
+    /** The row kinds of the buffered rows (a fresh array of {@link #rowCount()} bytes). */
+    public byte[] rowKinds() {
+        return Arrays.copyOf(rowKinds, rows);
+    }
+
+    /** True if any buffered row is not an insert (only then do row kinds need to travel). */
+    public boolean hasRetractions() {
+        for (int i = 0; i < rows; i++) {
+            if (rowKinds[i] != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Empties the batch, keeping the vectors' buffers for the next one. */
+    public void reset() {
+        for (FieldVector vector : root.getFieldVectors()) {
+            vector.reset();
+        }
+        root.setRowCount(0);
+        rows = 0;
+    }
+
+    @Override
+    public void close() {
+        root.close();
+    }
+}

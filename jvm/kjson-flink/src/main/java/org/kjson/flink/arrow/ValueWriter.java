@@ -1,0 +1,319 @@
+package org.kjson.flink.arrow;
+
+import java.util.List;
+
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.MapData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.MapType;
+import org.apache.flink.table.types.logical.MultisetType;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Writes one Flink value into slot {@code index} of an Arrow vector, read either from a
+ * {@link RowData} field or an {@link ArrayData} element (Flink has no common getter interface,
+ * hence two entry points). Vectors grow as needed ({@code setSafe}).
+ */
+abstract class ValueWriter {
+
+    final void write(RowData row, int pos, int index) {
+        if (row.isNullAt(pos)) {
+            setNull(index);
+        } else {
+            fromRow(row, pos, index);
+        }
+    }
+
+    final void write(ArrayData array, int pos, int index) {
+        if (array.isNullAt(pos)) {
+            setNull(index);
+        } else {
+            fromArray(array, pos, index);
+        }
+    }
+
+    abstract void fromRow(RowData row, int pos, int index);
+
+    abstract void fromArray(ArrayData array, int pos, int index);
+
+    abstract void setNull(int index);
+
+    /** The writer for a vector built from {@link ArrowSchemas#toArrowField} of {@code type}. */
+    static ValueWriter of(LogicalType type, FieldVector vector) {
+        switch (type.getTypeRoot()) {
+            case BOOLEAN:
+                return new BooleanWriter((BitVector) vector);
+            case TINYINT:
+                return new TinyIntWriter((TinyIntVector) vector);
+            case SMALLINT:
+                return new SmallIntWriter((SmallIntVector) vector);
+            case INTEGER:
+            case INTERVAL_YEAR_MONTH:
+                return new IntWriter((IntVector) vector);
+            case BIGINT:
+            case INTERVAL_DAY_TIME:
+                return new BigIntWriter((BigIntVector) vector);
+            case FLOAT:
+                return new FloatWriter((Float4Vector) vector);
+            case DOUBLE:
+                return new DoubleWriter((Float8Vector) vector);
+            case DECIMAL:
+                return new DecimalWriter((DecimalVector) vector, (DecimalType) type);
+            case CHAR:
+            case VARCHAR:
+                return new StringWriter((VarCharVector) vector);
+            case BINARY:
+                return new FixedBinaryWriter((FixedSizeBinaryVector) vector);
+            case VARBINARY:
+                return new BinaryWriter((VarBinaryVector) vector);
+            case DATE:
+                return new DateWriter((DateDayVector) vector);
+            case TIME_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return TemporalWriters.of(type, vector);
+            case ARRAY:
+                return new ArrayWriter((ListVector) vector, ((ArrayType) type).getElementType());
+            case MAP:
+                return new MapWriter((MapVector) vector, ((MapType) type).getKeyType(), ((MapType) type).getValueType());
+            case MULTISET:
+                return new MapWriter((MapVector) vector, ((MultisetType) type).getElementType(),
+                        new org.apache.flink.table.types.logical.IntType(false));
+            case ROW:
+                return new RowWriter((StructVector) vector, (RowType) type);
+            default:
+                throw new UnsupportedOperationException("kjson cannot carry Flink type " + type.asSummaryString() + " in Arrow");
+        }
+    }
+
+    /** Writers of fixed-width and variable-width vectors share the null handling. */
+    abstract static class Leaf<V extends FieldVector> extends ValueWriter {
+        final V vector;
+
+        Leaf(V vector) {
+            this.vector = vector;
+        }
+
+        @Override
+        void setNull(int index) {
+            if (vector instanceof org.apache.arrow.vector.BaseFixedWidthVector fixed) {
+                fixed.setNull(index);
+            } else {
+                ((org.apache.arrow.vector.BaseVariableWidthVector) vector).setNull(index);
+            }
+        }
+    }
+
+    static final class BooleanWriter extends Leaf<BitVector> {
+        BooleanWriter(BitVector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getBoolean(p) ? 1 : 0); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getBoolean(p) ? 1 : 0); }
+    }
+
+    static final class TinyIntWriter extends Leaf<TinyIntVector> {
+        TinyIntWriter(TinyIntVector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getByte(p)); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getByte(p)); }
+    }
+
+    static final class SmallIntWriter extends Leaf<SmallIntVector> {
+        SmallIntWriter(SmallIntVector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getShort(p)); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getShort(p)); }
+    }
+
+    static final class IntWriter extends Leaf<IntVector> {
+        IntWriter(IntVector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getInt(p)); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getInt(p)); }
+    }
+
+    static final class BigIntWriter extends Leaf<BigIntVector> {
+        BigIntWriter(BigIntVector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getLong(p)); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getLong(p)); }
+    }
+
+    static final class FloatWriter extends Leaf<Float4Vector> {
+        FloatWriter(Float4Vector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getFloat(p)); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getFloat(p)); }
+    }
+
+    static final class DoubleWriter extends Leaf<Float8Vector> {
+        DoubleWriter(Float8Vector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getDouble(p)); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getDouble(p)); }
+    }
+
+    /** Compact decimals go in as longs; larger ones as big-endian unscaled bytes. */
+    static final class DecimalWriter extends Leaf<DecimalVector> {
+        private final int precision;
+        private final int scale;
+
+        DecimalWriter(DecimalVector v, DecimalType type) {
+            super(v);
+            this.precision = type.getPrecision();
+            this.scale = type.getScale();
+        }
+
+        private void set(int i, DecimalData d) {
+            if (DecimalData.isCompact(precision)) {
+                vector.setSafe(i, d.toUnscaledLong());
+            } else {
+                vector.setBigEndianSafe(i, d.toUnscaledBytes());
+            }
+        }
+
+        void fromRow(RowData r, int p, int i) { set(i, r.getDecimal(p, precision, scale)); }
+        void fromArray(ArrayData a, int p, int i) { set(i, a.getDecimal(p, precision, scale)); }
+    }
+
+    /** Copies a binary string straight from its memory segment when it has one on the heap. */
+    static final class StringWriter extends Leaf<VarCharVector> {
+        StringWriter(VarCharVector v) { super(v); }
+
+        private void set(int i, StringData s) {
+            if (s instanceof BinaryStringData b) {
+                b.ensureMaterialized();
+                MemorySegment[] segments = b.getSegments();
+                if (segments.length == 1 && !segments[0].isOffHeap()) {
+                    vector.setSafe(i, segments[0].getArray(), b.getOffset(), b.getSizeInBytes());
+                    return;
+                }
+            }
+            vector.setSafe(i, s.toBytes());
+        }
+
+        void fromRow(RowData r, int p, int i) { set(i, r.getString(p)); }
+        void fromArray(ArrayData a, int p, int i) { set(i, a.getString(p)); }
+    }
+
+    static final class FixedBinaryWriter extends Leaf<FixedSizeBinaryVector> {
+        FixedBinaryWriter(FixedSizeBinaryVector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getBinary(p)); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getBinary(p)); }
+    }
+
+    static final class BinaryWriter extends Leaf<VarBinaryVector> {
+        BinaryWriter(VarBinaryVector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getBinary(p)); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getBinary(p)); }
+    }
+
+    static final class DateWriter extends Leaf<DateDayVector> {
+        DateWriter(DateDayVector v) { super(v); }
+        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getInt(p)); }
+        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getInt(p)); }
+    }
+
+    static final class ArrayWriter extends ValueWriter {
+        private final ListVector vector;
+        private final ValueWriter element;
+
+        ArrayWriter(ListVector vector, LogicalType elementType) {
+            this.vector = vector;
+            this.element = ValueWriter.of(elementType, vector.getDataVector());
+        }
+
+        private void set(int index, ArrayData array) {
+            int start = vector.startNewValue(index);
+            int size = array.size();
+            for (int j = 0; j < size; j++) {
+                element.write(array, j, start + j);
+            }
+            vector.endValue(index, size);
+        }
+
+        void fromRow(RowData r, int p, int i) { set(i, r.getArray(p)); }
+        void fromArray(ArrayData a, int p, int i) { set(i, a.getArray(p)); }
+        void setNull(int index) { vector.setNull(index); }
+    }
+
+    /** MAP and MULTISET: entries in the map data's own key-array order. */
+    static final class MapWriter extends ValueWriter {
+        private final MapVector vector;
+        private final StructVector entries;
+        private final ValueWriter key;
+        private final ValueWriter value;
+
+        MapWriter(MapVector vector, LogicalType keyType, LogicalType valueType) {
+            this.vector = vector;
+            this.entries = (StructVector) vector.getDataVector();
+            List<FieldVector> children = entries.getChildrenFromFields();
+            this.key = ValueWriter.of(keyType, children.get(0));
+            this.value = ValueWriter.of(valueType, children.get(1));
+        }
+
+        private void set(int index, MapData map) {
+            int start = vector.startNewValue(index);
+            int size = map.size();
+            ArrayData keys = map.keyArray();
+            ArrayData values = map.valueArray();
+            for (int j = 0; j < size; j++) {
+                entries.setIndexDefined(start + j);
+                key.write(keys, j, start + j);
+                value.write(values, j, start + j);
+            }
+            vector.endValue(index, size);
+        }
+
+        void fromRow(RowData r, int p, int i) { set(i, r.getMap(p)); }
+        void fromArray(ArrayData a, int p, int i) { set(i, a.getMap(p)); }
+        void setNull(int index) { vector.setNull(index); }
+    }
+
+    static final class RowWriter extends ValueWriter {
+        private final StructVector vector;
+        private final ValueWriter[] fields;
+
+        RowWriter(StructVector vector, RowType type) {
+            this.vector = vector;
+            List<FieldVector> children = vector.getChildrenFromFields();
+            this.fields = new ValueWriter[type.getFieldCount()];
+            for (int f = 0; f < fields.length; f++) {
+                fields[f] = ValueWriter.of(type.getTypeAt(f), children.get(f));
+            }
+        }
+
+        private void set(int index, RowData row) {
+            vector.setIndexDefined(index);
+            for (int f = 0; f < fields.length; f++) {
+                fields[f].write(row, f, index);
+            }
+        }
+
+        void fromRow(RowData r, int p, int i) { set(i, r.getRow(p, fields.length)); }
+        void fromArray(ArrayData a, int p, int i) { set(i, a.getRow(p, fields.length)); }
+        void setNull(int index) {
+            vector.setNull(index);
+            // Children get a null at the same slot, so every child vector's slots stay defined.
+            for (ValueWriter field : fields) {
+                field.setNull(index);
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package org.kjson.flink;
+
+import java.util.List;
+import java.util.Map;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.table.data.GenericMapData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.kjson.flink.arrow.RowDataArrowWriter;
+import org.kjson.flink.support.RandomRows;
+
+/**
+ * Drives every native method through its success and error paths; {@link CheckJniTest} runs it
+ * in a JVM with {@code -Xcheck:jni}, which reports JNI misuse (calls with a pending exception,
+ * bad references) on the console.
+ */
+public final class JniExercise {
+    public static void main(String[] args) {
+        RowType type = NativeJsonEncoderContractTest.ROW;
+        SinkDescription sink = NativeJsonEncoderContractTest.upsertSink(Map.of("value.json.map-null-key.mode", "LITERAL"));
+        SinkDescription failing = NativeJsonEncoderContractTest.upsertSink(Map.of());
+        RandomRows random = new RandomRows(1, 0.2, true);
+        int records = 0;
+        int errors = 0;
+        try (BufferAllocator allocator = new RootAllocator();
+                RowDataArrowWriter writer = new RowDataArrowWriter(type, allocator)) {
+            for (int i = 0; i < 300; i++) {
+                writer.append(random.row(type, random.kind()));
+            }
+            writer.finish();
+            for (NativeJsonEncoder.Handoff handoff : NativeJsonEncoder.Handoff.values()) {
+                try (NativeJsonEncoder encoder = NativeJsonEncoder.open(sink, NativeJsonEncoderContractTest.TARGET, allocator, handoff)) {
+                    for (int round = 0; round < 3; round++) {
+                        EncodedBatch batch = encoder.encode(writer.root(), writer.rowKinds());
+                        for (int i = 0; i < batch.size(); i++) {
+                            records += batch.key(i).length + (batch.isTombstone(i) ? 0 : batch.value(i).length) > 0 ? 1 : 0;
+                        }
+                    }
+                    errors += expectThrows(() -> encoder.encode(writer.root(), new byte[] {5}));
+                    errors += expectThrows(() -> encoder.encode(0, 0, null));
+                }
+                try (NativeJsonEncoder encoder = NativeJsonEncoder.open(failing, NativeJsonEncoderContractTest.TARGET, allocator, handoff);
+                        RowDataArrowWriter nullKey = new RowDataArrowWriter(type, allocator)) {
+                    java.util.HashMap<Object, Object> map = new java.util.HashMap<>();
+                    map.put(null, 1);
+                    nullKey.append(GenericRowData.of(1L, null, null, new GenericMapData(map)));
+                    errors += expectThrows(() -> encoder.encode(nullKey.finish(), null));
+                }
+            }
+            errors += expectThrows(() -> NativeJsonEncoder.open(NativeJsonEncoderContractTest.upsertSink(
+                    Map.of("value.json.encode.ignore-null-fields", "maybe")), NativeJsonEncoderContractTest.TARGET, allocator,
+                    NativeJsonEncoder.Handoff.ARRAYS));
+            errors += expectThrows(() -> NativeJsonEncoder.close(0));
+            errors += expectThrows(() -> NativeJsonEncoder.encodeToDirect(-1, 0, 0, null, new Object[6]));
+            errors += expectThrows(() -> NativeJsonEncoder.open(new String[] {null}, new String[] {"INT"}, null, new int[] {0},
+                    "", false, new String[0], new String[0], "2.2", "jdk17"));
+            errors += expectThrows(() -> SinkDescription.of(type, List.of(), Map.of("connector", "kafka")));
+        }
+        System.out.println("JniExercise OK: " + records + " records, " + errors + " expected errors, open handles "
+                + NativeJsonEncoder.openHandleCount());
+    }
+
+    private static int expectThrows(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException expected) {
+            return 1;
+        }
+        throw new AssertionError("expected an exception");
+    }
+
+}

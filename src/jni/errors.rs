@@ -1,0 +1,146 @@
+//! The one place where failures become Java exceptions, and the wrapper every export runs its
+//! body in (errors and panics are thrown, never unwound into the JVM).
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use jni::JNIEnv;
+use kjson_runtime::KjsonError;
+
+use super::registry::HandleError;
+
+/// Everything that can go wrong in an export.
+#[derive(Debug)]
+pub enum BridgeError {
+    /// The runtime refused the spec, the batch or a value.
+    Kjson(KjsonError),
+    /// The handle is zero, closed, or the encoder is unusable.
+    Misuse(String),
+    /// A null or malformed argument (addresses, arrays, version strings).
+    Argument(String),
+    /// A JNI call failed; if it left a Java exception pending, that one is reported.
+    Jni(jni::errors::Error),
+    /// A bug: a panic caught at the boundary.
+    Panic(String),
+}
+
+impl From<KjsonError> for BridgeError {
+    fn from(e: KjsonError) -> Self {
+        BridgeError::Kjson(e)
+    }
+}
+
+impl From<jni::errors::Error> for BridgeError {
+    fn from(e: jni::errors::Error) -> Self {
+        BridgeError::Jni(e)
+    }
+}
+
+impl From<HandleError> for BridgeError {
+    fn from(e: HandleError) -> Self {
+        BridgeError::Misuse(e.to_string())
+    }
+}
+
+const PACKAGE: &str = "org/kjson/flink/";
+
+/// The Java exception class and message for an error (class names in JNI form).
+pub fn java_exception(error: &BridgeError) -> (String, String) {
+    let (class, message) = match error {
+        BridgeError::Kjson(e) => {
+            let class = match e {
+                KjsonError::Parse { .. } | KjsonError::Option { .. } | KjsonError::Type { .. } => "KjsonSpecException",
+                KjsonError::Schema { .. } => "KjsonSchemaException",
+                KjsonError::MapNullKey { .. } => "KjsonMapNullKeyException",
+                KjsonError::Limit { .. } => "KjsonLimitException",
+            };
+            return (format!("{PACKAGE}{class}"), e.to_string());
+        }
+        BridgeError::Misuse(m) => ("java/lang/IllegalStateException", m.clone()),
+        BridgeError::Argument(m) => ("java/lang/IllegalArgumentException", m.clone()),
+        BridgeError::Jni(e) => ("org/kjson/flink/KjsonException", format!("JNI call failed: {e}")),
+        BridgeError::Panic(m) => (
+            "org/kjson/flink/KjsonException",
+            format!("internal error in the native encoder (a bug, please report): {m}"),
+        ),
+    };
+    (class.to_string(), message)
+}
+
+fn throw(env: &mut JNIEnv<'_>, error: BridgeError) {
+    // A failed JNI call usually left its own exception (OutOfMemoryError, ...); keep that one.
+    if env.exception_check().unwrap_or(true) {
+        return;
+    }
+    let (class, message) = java_exception(&error);
+    if env.throw_new(&class, &message).is_err() && !env.exception_check().unwrap_or(true) {
+        // The exception class itself could not be loaded: fall back to a JDK class.
+        let _ = env.throw_new("java/lang/RuntimeException", format!("{class}: {message}"));
+    }
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(s), _) => (*s).to_string(),
+        (_, Some(s)) => s.clone(),
+        _ => "panic with a non-string payload".to_string(),
+    }
+}
+
+/// Runs an export's body; an error or a panic is thrown as a Java exception and `fallback`
+/// (ignored by Java when an exception is pending) is returned instead.
+pub fn guarded<'local, T>(
+    env: &mut JNIEnv<'local>,
+    fallback: T,
+    body: impl FnOnce(&mut JNIEnv<'local>) -> Result<T, BridgeError>,
+) -> T {
+    let outcome = catch_unwind(AssertUnwindSafe(|| body(env)));
+    let error = match outcome {
+        Ok(Ok(value)) => return value,
+        Ok(Err(error)) => error,
+        Err(payload) => BridgeError::Panic(panic_message(payload.as_ref())),
+    };
+    throw(env, error);
+    fallback
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_kind_has_its_class() {
+        let cases = [
+            (BridgeError::Kjson(KjsonError::option("bad option")), "org/kjson/flink/KjsonSpecException"),
+            (BridgeError::Kjson(KjsonError::type_error("bad type")), "org/kjson/flink/KjsonSpecException"),
+            (BridgeError::Kjson(KjsonError::parse("bad text", None)), "org/kjson/flink/KjsonSpecException"),
+            (BridgeError::Kjson(KjsonError::schema("column `a`")), "org/kjson/flink/KjsonSchemaException"),
+            (
+                BridgeError::Kjson(KjsonError::MapNullKey { message: "m".into() }),
+                "org/kjson/flink/KjsonMapNullKeyException",
+            ),
+            (BridgeError::Kjson(KjsonError::Limit { message: "l".into() }), "org/kjson/flink/KjsonLimitException"),
+            (BridgeError::Misuse("closed".into()), "java/lang/IllegalStateException"),
+            (BridgeError::Argument("null".into()), "java/lang/IllegalArgumentException"),
+            (BridgeError::Panic("boom".into()), "org/kjson/flink/KjsonException"),
+        ];
+        for (error, class) in cases {
+            assert_eq!(java_exception(&error).0, class, "{error:?}");
+        }
+    }
+
+    #[test]
+    fn messages_keep_the_runtime_text() {
+        let (_, message) = java_exception(&BridgeError::Kjson(KjsonError::schema("column `price`: expected BIGINT")));
+        assert_eq!(message, "schema mismatch: column `price`: expected BIGINT");
+        let (_, message) = java_exception(&BridgeError::Misuse(HandleError::Zero.to_string()));
+        assert!(message.contains("handle is 0"));
+    }
+
+    #[test]
+    fn panic_payloads_become_text() {
+        let payload = catch_unwind(|| panic!("static text")).expect_err("panics");
+        assert_eq!(panic_message(payload.as_ref()), "static text");
+        let payload = catch_unwind(|| panic!("formatted {}", 7)).expect_err("panics");
+        assert_eq!(panic_message(payload.as_ref()), "formatted 7");
+    }
+}

@@ -1,0 +1,194 @@
+//! JNI exports for the Java class `org.kjson.flink.NativeJsonEncoder`.
+//!
+//! Each export is one call into safe Rust run by [`errors::guarded`], so an error or a panic
+//! becomes a Java exception (mapped in [`errors::java_exception`]). Handles are slots of
+//! [`registry`]; Arrow crosses through the C Data Interface ([`import`]); slabs go back through
+//! [`output`]. Unsafe code lives in `import` and `output` only.
+mod args;
+mod errors;
+mod import;
+mod output;
+mod registry;
+
+use std::cell::Cell;
+use std::time::Instant;
+
+use arrow::array::Int8Array;
+use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObjectArray, JString};
+use jni::sys::{jboolean, jint, jlong, JNI_TRUE};
+use jni::JNIEnv;
+use kjson_runtime::{DynamicEncoder, KeyValueSlabs, SinkParts, SinkSpec};
+
+pub use errors::{java_exception, BridgeError};
+
+/// The arguments of `open`, as Java passes them.
+struct OpenArgs<'a, 'local> {
+    field_names: &'a JObjectArray<'local>,
+    type_strings: &'a JObjectArray<'local>,
+    key_projection: &'a JIntArray<'local>,
+    value_projection: &'a JIntArray<'local>,
+    key_prefix: &'a JString<'local>,
+    upsert: bool,
+    key_options: &'a JObjectArray<'local>,
+    value_options: &'a JObjectArray<'local>,
+    flink_version: &'a JString<'local>,
+    float_spelling: &'a JString<'local>,
+}
+
+fn open(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<jlong, BridgeError> {
+    let parts = SinkParts {
+        field_names: args::strings(env, a.field_names, "fieldNames")?,
+        type_strings: args::strings(env, a.type_strings, "typeStrings")?,
+        key_projection: args::indices(env, a.key_projection, "keyProjection")?,
+        value_projection: args::indices(env, a.value_projection, "valueProjection")?
+            .ok_or_else(|| BridgeError::Argument("valueProjection is null".into()))?,
+        key_prefix: args::string(env, a.key_prefix, "keyPrefix")?,
+        upsert: a.upsert,
+        key_options: args::option_map(env, a.key_options, "keyOptions")?,
+        value_options: args::option_map(env, a.value_options, "valueOptions")?,
+    };
+    let flink_version = args::string(env, a.flink_version, "flinkVersion")?;
+    let float_spelling = args::string(env, a.float_spelling, "floatSpelling")?;
+    let compatibility = args::compatibility(&flink_version, &float_spelling)?;
+    let encoder = DynamicEncoder::open(SinkSpec::from_parts(&parts)?, compatibility)?;
+    Ok(registry::registry().insert(encoder))
+}
+
+thread_local! {
+    /// Nanoseconds of the calling thread's last successful encode: import, encode, handoff.
+    static LAST_TIMINGS: Cell<[i64; 3]> = const { Cell::new([0; 3]) };
+}
+
+fn nanos_since(start: Instant) -> i64 {
+    i64::try_from(start.elapsed().as_nanos()).unwrap_or(i64::MAX)
+}
+
+/// Imports the batch (taking ownership of the C structs first, so they are released on every
+/// path below), encodes it with the handle's encoder and hands the slabs to `deliver`. A zero
+/// schema address reuses the Arrow type of the handle's previous batch.
+fn encode(
+    env: &mut JNIEnv<'_>,
+    handle: jlong,
+    array_address: jlong,
+    schema_address: jlong,
+    kinds: &JByteArray<'_>,
+    deliver: impl FnOnce(&mut JNIEnv<'_>, &KeyValueSlabs) -> Result<jint, BridgeError>,
+) -> Result<jint, BridgeError> {
+    let start = Instant::now();
+    let imported = import::take(array_address, schema_address)?;
+    let kinds: Option<Int8Array> = args::row_kinds(env, kinds)?;
+    let shared = registry::registry().get(handle)?;
+    let mut session = shared.lock().map_err(|_| {
+        BridgeError::Misuse(format!("encoder handle {handle:#x} failed internally before; close it and open a new one"))
+    })?;
+    let (batch, batch_type) = imported.into_batch(session.batch_type.as_ref())?;
+    session.batch_type = Some(batch_type);
+    let import_nanos = nanos_since(start);
+    let start = Instant::now();
+    let slabs = session.encoder.encode(&batch, kinds.as_ref())?;
+    let encode_nanos = nanos_since(start);
+    let start = Instant::now();
+    let rows = deliver(env, slabs)?;
+    LAST_TIMINGS.with(|t| t.set([import_nanos, encode_nanos, nanos_since(start)]));
+    Ok(rows)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_open<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    field_names: JObjectArray<'local>,
+    type_strings: JObjectArray<'local>,
+    key_projection: JIntArray<'local>,
+    value_projection: JIntArray<'local>,
+    key_prefix: JString<'local>,
+    upsert: jboolean,
+    key_options: JObjectArray<'local>,
+    value_options: JObjectArray<'local>,
+    flink_version: JString<'local>,
+    float_spelling: JString<'local>,
+) -> jlong {
+    let args = OpenArgs {
+        field_names: &field_names,
+        type_strings: &type_strings,
+        key_projection: &key_projection,
+        value_projection: &value_projection,
+        key_prefix: &key_prefix,
+        upsert: upsert == JNI_TRUE,
+        key_options: &key_options,
+        value_options: &value_options,
+        flink_version: &flink_version,
+        float_spelling: &float_spelling,
+    };
+    errors::guarded(&mut env, 0, |env| open(env, args))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_encodeToArrays<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    array_address: jlong,
+    schema_address: jlong,
+    row_kinds: JByteArray<'local>,
+    out: JObjectArray<'local>,
+) -> jint {
+    errors::guarded(&mut env, -1, |env| {
+        encode(env, handle, array_address, schema_address, &row_kinds, |env, slabs| output::to_arrays(env, slabs, &out))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_encodeToDirect<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    array_address: jlong,
+    schema_address: jlong,
+    row_kinds: JByteArray<'local>,
+    out: JObjectArray<'local>,
+) -> jint {
+    errors::guarded(&mut env, -1, |env| {
+        encode(env, handle, array_address, schema_address, &row_kinds, |env, slabs| output::to_direct(env, slabs, &out))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_close<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+) {
+    errors::guarded(&mut env, (), |_| {
+        let encoder = registry::registry().remove(handle)?;
+        drop(encoder);
+        Ok(())
+    })
+}
+
+/// How many handles are open in this process (for leak checks in tests and monitoring).
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_openHandleCount0<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+) -> jint {
+    errors::guarded(&mut env, -1, |_| Ok(registry::registry().open_count() as jint))
+}
+
+/// Copies the calling thread's last encode timings (import, encode, handoff; nanoseconds) into
+/// `out[0..3]`, for benchmarks that split the time of one call.
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_lastEncodeNanos<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    out: JLongArray<'local>,
+) {
+    errors::guarded(&mut env, (), |env| {
+        if out.is_null() || env.get_array_length(&out)? < 3 {
+            return Err(BridgeError::Argument("out must hold 3 longs".into()));
+        }
+        let timings = LAST_TIMINGS.with(Cell::get);
+        env.set_long_array_region(&out, 0, &timings)?;
+        Ok(())
+    })
+}
