@@ -25,17 +25,26 @@ impl Envelope {
     /// The envelope of a format; `ignore_null_fields` drops the envelope's own null member too.
     pub fn for_format(format: &str, ignore_null_fields: bool) -> Envelope {
         let (insert, delete) = match (format, ignore_null_fields) {
-            ("debezium-json", false) => {
-                (wrap(b"{\"before\":null,\"after\":", b",\"op\":\"c\"}"), wrap(b"{\"before\":", b",\"after\":null,\"op\":\"d\"}"))
+            ("debezium-json", false) => (
+                wrap(b"{\"before\":null,\"after\":", b",\"op\":\"c\"}"),
+                wrap(b"{\"before\":", b",\"after\":null,\"op\":\"d\"}"),
+            ),
+            ("debezium-json", true) => {
+                (wrap(b"{\"after\":", b",\"op\":\"c\"}"), wrap(b"{\"before\":", b",\"op\":\"d\"}"))
             }
-            ("debezium-json", true) => (wrap(b"{\"after\":", b",\"op\":\"c\"}"), wrap(b"{\"before\":", b",\"op\":\"d\"}")),
-            ("canal-json", _) => (wrap(b"{\"data\":[", b"],\"type\":\"INSERT\"}"), wrap(b"{\"data\":[", b"],\"type\":\"DELETE\"}")),
-            ("maxwell-json", _) => (wrap(b"{\"data\":", b",\"type\":\"insert\"}"), wrap(b"{\"data\":", b",\"type\":\"delete\"}")),
+            ("canal-json", _) => {
+                (wrap(b"{\"data\":[", b"],\"type\":\"INSERT\"}"), wrap(b"{\"data\":[", b"],\"type\":\"DELETE\"}"))
+            }
+            ("maxwell-json", _) => {
+                (wrap(b"{\"data\":", b",\"type\":\"insert\"}"), wrap(b"{\"data\":", b",\"type\":\"delete\"}"))
+            }
             ("ogg-json", false) => (
                 wrap(b"{\"before\":null,\"after\":", b",\"op_type\":\"I\"}"),
                 wrap(b"{\"before\":", b",\"after\":null,\"op_type\":\"D\"}"),
             ),
-            ("ogg-json", true) => (wrap(b"{\"after\":", b",\"op_type\":\"I\"}"), wrap(b"{\"before\":", b",\"op_type\":\"D\"}")),
+            ("ogg-json", true) => {
+                (wrap(b"{\"after\":", b",\"op_type\":\"I\"}"), wrap(b"{\"before\":", b",\"op_type\":\"D\"}"))
+            }
             _ => return Envelope::Plain,
         };
         Envelope::Changelog { insert, delete }
@@ -47,6 +56,105 @@ impl Envelope {
         match self {
             Envelope::Plain => None,
             Envelope::Changelog { insert, delete } => Some(if kind.is_retraction() { delete } else { insert }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The record of `object` for a row of `kind`, as the encoder frames it.
+    fn framed(format: &str, ignore_null_fields: bool, kind: RowKind, object: &str) -> String {
+        let envelope = Envelope::for_format(format, ignore_null_fields);
+        match envelope.wrap_for(kind) {
+            Some(wrap) => {
+                let mut out = wrap.before.to_vec();
+                out.extend_from_slice(object.as_bytes());
+                out.extend_from_slice(wrap.after);
+                String::from_utf8(out).unwrap()
+            }
+            None => object.to_string(),
+        }
+    }
+
+    const ROW: &str = r#"{"id":1,"name":"a","amt":null}"#;
+    const ALL_KINDS: [RowKind; 4] = [RowKind::Insert, RowKind::UpdateBefore, RowKind::UpdateAfter, RowKind::Delete];
+
+    /// Flink 1.20.3 / 2.3.0 bytes (format reference §7): the insert form for +I/+U, the delete
+    /// form for -U/-D, and no update op codes.
+    #[test]
+    fn envelopes_match_flink_per_row_kind() {
+        let cases = [
+            (
+                "debezium-json",
+                r#"{"before":null,"after":{"id":1,"name":"a","amt":null},"op":"c"}"#,
+                r#"{"before":{"id":1,"name":"a","amt":null},"after":null,"op":"d"}"#,
+            ),
+            (
+                "canal-json",
+                r#"{"data":[{"id":1,"name":"a","amt":null}],"type":"INSERT"}"#,
+                r#"{"data":[{"id":1,"name":"a","amt":null}],"type":"DELETE"}"#,
+            ),
+            (
+                "maxwell-json",
+                r#"{"data":{"id":1,"name":"a","amt":null},"type":"insert"}"#,
+                r#"{"data":{"id":1,"name":"a","amt":null},"type":"delete"}"#,
+            ),
+            (
+                "ogg-json",
+                r#"{"before":null,"after":{"id":1,"name":"a","amt":null},"op_type":"I"}"#,
+                r#"{"before":{"id":1,"name":"a","amt":null},"after":null,"op_type":"D"}"#,
+            ),
+        ];
+        for (format, insert, delete) in cases {
+            for kind in ALL_KINDS {
+                let expected = if kind.is_retraction() { delete } else { insert };
+                assert_eq!(framed(format, false, kind, ROW), expected, "{format} {kind:?}");
+            }
+        }
+    }
+
+    /// With ignore-null-fields the envelope's own null member goes too (debezium, ogg); canal
+    /// and maxwell have none, so only the row object changes (parity cases `cdc_*_options`).
+    #[test]
+    fn ignore_null_fields_drops_the_null_member() {
+        let row = r#"{"id":1,"name":"a"}"#;
+        let cases = [
+            (
+                "debezium-json",
+                r#"{"after":{"id":1,"name":"a"},"op":"c"}"#,
+                r#"{"before":{"id":1,"name":"a"},"op":"d"}"#,
+            ),
+            (
+                "ogg-json",
+                r#"{"after":{"id":1,"name":"a"},"op_type":"I"}"#,
+                r#"{"before":{"id":1,"name":"a"},"op_type":"D"}"#,
+            ),
+            (
+                "canal-json",
+                r#"{"data":[{"id":1,"name":"a"}],"type":"INSERT"}"#,
+                r#"{"data":[{"id":1,"name":"a"}],"type":"DELETE"}"#,
+            ),
+            (
+                "maxwell-json",
+                r#"{"data":{"id":1,"name":"a"},"type":"insert"}"#,
+                r#"{"data":{"id":1,"name":"a"},"type":"delete"}"#,
+            ),
+        ];
+        for (format, insert, delete) in cases {
+            for kind in ALL_KINDS {
+                let expected = if kind.is_retraction() { delete } else { insert };
+                assert_eq!(framed(format, true, kind, row), expected, "{format} {kind:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn plain_json_ignores_row_kinds() {
+        for kind in ALL_KINDS {
+            assert_eq!(Envelope::for_format("json", true).wrap_for(kind), None);
+            assert_eq!(Envelope::for_format("json", false).wrap_for(kind), None);
         }
     }
 }

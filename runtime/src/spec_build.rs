@@ -80,6 +80,9 @@ pub(crate) fn spec_from_parts(parts: &SinkParts) -> Result<SinkSpec> {
         Some(_) => discover_format(&options, "key.format")?,
         None => None,
     };
+    if connector == Connector::Kafka {
+        check_kafka_key_format(&options, key.as_ref())?;
+    }
     let value = discover_format(&options, "value.format")?
         .ok_or_else(|| KjsonError::option("Could not find required sink format 'value.format'."))?;
     let formats = Formats { key, value };
@@ -201,19 +204,27 @@ fn discover_formats(options: &TableOptions, connector: Connector) -> Result<Form
             .ok_or_else(|| options.error_missing("Could not find required sink format 'value.format'."))?;
         return Ok(Formats { key: Some(key), value });
     }
-    if let Some(key) = key.as_ref().filter(|key| !key.descriptor.insert_only) {
-        let message = format!(
-            "A key format should only deal with INSERT-only records. But {} has a changelog mode of {}.",
-            key.descriptor.name, key.descriptor.changelog_mode
-        );
-        return Err(options.error_at("key.format", message));
-    }
+    check_kafka_key_format(options, key.as_ref())?;
     let value = match discover_format(options, "format")? {
         Some(value) => value,
         None => discover_format(options, "value.format")?
             .ok_or_else(|| options.error_missing("Could not find required sink format 'value.format'."))?,
     };
     Ok(Formats { key, value })
+}
+
+/// `'kafka'` keys: the format must be insert-only (a CDC envelope would be wrong in a key).
+fn check_kafka_key_format(options: &TableOptions, key: Option<&ResolvedFormat>) -> Result<()> {
+    match key.filter(|key| !key.descriptor.insert_only) {
+        Some(key) => {
+            let message = format!(
+                "A key format should only deal with INSERT-only records. But {} has a changelog mode of {}.",
+                key.descriptor.name, key.descriptor.changelog_mode
+            );
+            Err(options.error_at("key.format", message))
+        }
+        None => Ok(()),
+    }
 }
 
 /// `'kafka'`: primary key rule, then `key.fields` and `value.fields-include` projections.

@@ -92,7 +92,8 @@ pub(crate) fn discover_connector(options: &TableOptions) -> Result<Connector> {
     }
 }
 
-/// A format kjson can write. Issue 7 adds the CDC formats here (not insert-only).
+/// A format kjson can write: `json` and the four CDC envelopes, which share json's encoder and
+/// options (under their own prefix) and wrap the row by its row kind (see `envelope.rs`).
 #[derive(Debug)]
 pub(crate) struct FormatDescriptor {
     pub name: &'static str,
@@ -102,7 +103,16 @@ pub(crate) struct FormatDescriptor {
     pub changelog_mode: &'static str,
     /// The format factory's option keys, un-prefixed, sorted.
     pub option_keys: &'static [&'static str],
+    /// The boolean options in the order Flink's `validateFactoryOptions` reads them: the
+    /// iteration order of the factory's `HashSet` of options (which the keys' hashes fix), so
+    /// the first bad one is the one Flink reports. Decode-only ones are parsed and ignored.
+    pub boolean_keys: &'static [&'static str],
+    /// Boolean options a sink must not set to true, with the message Flink gives.
+    pub refused_when_true: &'static [(&'static str, &'static str)],
 }
+
+const INSERT_ONLY: &str = "[INSERT]";
+const ALL_ROW_KINDS: &str = "[INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]";
 
 const JSON_OPTION_KEYS: &[&str] = &[
     "decode.json-parser.enabled",
@@ -115,18 +125,87 @@ const JSON_OPTION_KEYS: &[&str] = &[
     "timestamp-format.standard",
 ];
 
-/// Boolean options of the json format; the decode-only ones are parsed (Flink validates them)
-/// and otherwise ignored.
 const JSON_BOOLEAN_KEYS: &[&str] = &[
-    "fail-on-missing-field",
-    "ignore-parse-errors",
     "encode.decimal-as-plain-number",
     "encode.ignore-null-fields",
     "decode.json-parser.enabled",
+    "fail-on-missing-field",
+    "ignore-parse-errors",
 ];
 
-pub(crate) const FORMATS: &[FormatDescriptor] =
-    &[FormatDescriptor { name: "json", insert_only: true, changelog_mode: "[INSERT]", option_keys: JSON_OPTION_KEYS }];
+const DEBEZIUM_OPTION_KEYS: &[&str] = &[
+    "encode.decimal-as-plain-number",
+    "encode.ignore-null-fields",
+    "ignore-parse-errors",
+    "map-null-key.literal",
+    "map-null-key.mode",
+    "schema-include",
+    "timestamp-format.standard",
+];
+
+const DEBEZIUM_BOOLEAN_KEYS: &[&str] =
+    &["encode.decimal-as-plain-number", "encode.ignore-null-fields", "schema-include", "ignore-parse-errors"];
+
+const DEBEZIUM_SCHEMA_INCLUDE: &str =
+    "Debezium JSON serialization doesn't support 'debezium-json.schema-include' option been set to true.";
+
+const CANAL_OPTION_KEYS: &[&str] = &[
+    "database.include",
+    "encode.decimal-as-plain-number",
+    "encode.ignore-null-fields",
+    "ignore-parse-errors",
+    "map-null-key.literal",
+    "map-null-key.mode",
+    "table.include",
+    "timestamp-format.standard",
+];
+
+/// maxwell-json and ogg-json: json's encode options plus `ignore-parse-errors`.
+const CDC_OPTION_KEYS: &[&str] = &[
+    "encode.decimal-as-plain-number",
+    "encode.ignore-null-fields",
+    "ignore-parse-errors",
+    "map-null-key.literal",
+    "map-null-key.mode",
+    "timestamp-format.standard",
+];
+
+const CDC_BOOLEAN_KEYS: &[&str] =
+    &["encode.decimal-as-plain-number", "encode.ignore-null-fields", "ignore-parse-errors"];
+
+/// A CDC format with the common shape (changelog, nothing refused).
+const fn changelog_format(name: &'static str, option_keys: &'static [&'static str]) -> FormatDescriptor {
+    FormatDescriptor {
+        name,
+        insert_only: false,
+        changelog_mode: ALL_ROW_KINDS,
+        option_keys,
+        boolean_keys: CDC_BOOLEAN_KEYS,
+        refused_when_true: &[],
+    }
+}
+
+pub(crate) const FORMATS: &[FormatDescriptor] = &[
+    FormatDescriptor {
+        name: "json",
+        insert_only: true,
+        changelog_mode: INSERT_ONLY,
+        option_keys: JSON_OPTION_KEYS,
+        boolean_keys: JSON_BOOLEAN_KEYS,
+        refused_when_true: &[],
+    },
+    FormatDescriptor {
+        name: "debezium-json",
+        insert_only: false,
+        changelog_mode: ALL_ROW_KINDS,
+        option_keys: DEBEZIUM_OPTION_KEYS,
+        boolean_keys: DEBEZIUM_BOOLEAN_KEYS,
+        refused_when_true: &[("schema-include", DEBEZIUM_SCHEMA_INCLUDE)],
+    },
+    changelog_format("canal-json", CANAL_OPTION_KEYS),
+    changelog_format("maxwell-json", CDC_OPTION_KEYS),
+    changelog_format("ogg-json", CDC_OPTION_KEYS),
+];
 
 /// A format found on one side of the record, with its options resolved.
 #[derive(Debug)]
@@ -164,23 +243,17 @@ pub(crate) fn discover_format(options: &TableOptions, format_key: &'static str) 
     Ok(Some(ResolvedFormat { descriptor, format_key, prefix, options: json }))
 }
 
-/// Reads the encoder options under `prefix`, with `JsonFormatFactory`'s validation order:
-/// typed reads first, then map-null-key.mode, then timestamp-format.standard.
+/// Reads the encoder options under `prefix`, in the order of the format factories' validation:
+/// typed (boolean) reads first, then map-null-key.mode, then timestamp-format.standard, then
+/// the format's own sink refusals.
 fn read_json_options(options: &TableOptions, format: &FormatDescriptor, prefix: &str) -> Result<JsonOptions> {
     let wrapper = format!("Error creating sink format '{}' in option space '{prefix}'.", format.name);
     let fail = |key: &str, root: String| options.error_at(&format!("{prefix}{key}"), format!("{wrapper} {root}"));
     let mut json = JsonOptions::default();
-    for key in JSON_BOOLEAN_KEYS {
-        let Some(text) = options.get(&format!("{prefix}{key}")) else {
+    for key in format.boolean_keys {
+        let Some(value) = read_boolean(options, prefix, key).map_err(|root| fail(key, root))? else {
             continue;
         };
-        let value = parse_flink_boolean(text).ok_or_else(|| {
-            let root = format!(
-                "Invalid value for option '{key}'. Unrecognized option for boolean: {text}. \
-                 Expected either true or false(case insensitive)"
-            );
-            fail(key, root)
-        })?;
         match *key {
             "encode.decimal-as-plain-number" => json.encode_decimal_as_plain_number = value,
             "encode.ignore-null-fields" => json.ignore_null_fields = value,
@@ -216,7 +289,25 @@ fn read_json_options(options: &TableOptions, format: &FormatDescriptor, prefix: 
             }
         };
     }
+    for (key, message) in format.refused_when_true {
+        if read_boolean(options, prefix, key) == Ok(Some(true)) {
+            return Err(fail(key, message.to_string()));
+        }
+    }
     Ok(json)
+}
+
+/// A boolean format option under `prefix`, if set; the error is Flink's root cause.
+fn read_boolean(options: &TableOptions, prefix: &str, key: &str) -> std::result::Result<Option<bool>, String> {
+    let Some(text) = options.get(&format!("{prefix}{key}")) else {
+        return Ok(None);
+    };
+    parse_flink_boolean(text).map(Some).ok_or_else(|| {
+        format!(
+            "Invalid value for option '{key}'. Unrecognized option for boolean: {text}. \
+             Expected either true or false(case insensitive)"
+        )
+    })
 }
 
 /// Flink's `ConfigurationUtils.convertToBoolean`: `true`/`false` after upper-casing.

@@ -287,7 +287,7 @@ fn format_discovery_errors() {
         message,
         "Option 'value.format': Could not find any factory for identifier 'avro' that implements \
          'org.apache.flink.table.factories.SerializationFormatFactory' in the classpath.\n\n\
-         Available factory identifiers are:\n\njson"
+         Available factory identifiers are:\n\ncanal-json\ndebezium-json\njson\nmaxwell-json\nogg-json"
     );
     assert_eq!(position, (1, 53));
     let upsert = "'connector' = 'upsert-kafka', 'format' = 'json'";
@@ -420,9 +420,10 @@ fn column_types_must_be_writable_by_json() {
         "Column 'm': JSON format doesn't support non-string as key type of map. The type is: MAP<INT, STRING> NOT NULL"
     );
     assert_eq!(position, (1, 17));
+    // Flink's SQL grammar has no WITH TIME ZONE column type: its parser stops at TIME.
     let err = SinkSpec::from_ddl(&ddl("t TIMESTAMP(3) WITH TIME ZONE", KAFKA_JSON)).unwrap_err();
-    assert!(matches!(err, KjsonError::Type { .. }));
-    assert_eq!(err.message(), "Column 't': Not support to parse type: TIMESTAMP(3) WITH TIME ZONE");
+    assert!(matches!(err, KjsonError::Parse { .. }));
+    assert_eq!(err.message(), "Encountered \"TIME\" at line 1, column 37.");
     // Metadata and computed columns never reach the encoder.
     let spec = SinkSpec::from_ddl(&ddl("a INT, h MAP<INT, BYTES> METADATA FROM 'headers'", KAFKA_JSON)).unwrap();
     assert_eq!(spec.columns.len(), 1);
@@ -543,4 +544,161 @@ fn describe_summarizes_the_spec() {
     let keyed = SinkSpec::from_ddl(&ddl(columns, options)).unwrap().describe();
     assert!(keyed.contains("\nvalue: format json, fields:\n  (none: the record is {})\n"), "{keyed}");
     assert!(keyed.ends_with("\nnot written to Kafka:\n  watermark for ts\n"), "{keyed}");
+}
+
+const CDC_FORMATS: [&str; 4] = ["debezium-json", "canal-json", "maxwell-json", "ogg-json"];
+
+#[test]
+fn cdc_value_formats_read_json_options_under_their_own_prefix() {
+    for format in CDC_FORMATS {
+        let options = format!(
+            "'connector' = 'kafka', 'key.format' = 'json', 'key.fields' = 'a', \
+             'key.json.encode.ignore-null-fields' = 'true', 'value.format' = '{format}', \
+             'value.{format}.encode.ignore-null-fields' = 'TRUE', \
+             'value.{format}.timestamp-format.standard' = 'ISO-8601', 'value.{format}.map-null-key.mode' = 'literal', \
+             'value.{format}.map-null-key.literal' = '<null>', 'value.{format}.encode.decimal-as-plain-number' = 'true', \
+             'value.{format}.ignore-parse-errors' = 'false'"
+        );
+        let spec = SinkSpec::from_ddl(&ddl("a INT, b STRING", &options)).unwrap();
+        assert_eq!(spec.value.format, format);
+        let expected = JsonOptions {
+            timestamp_format: TimestampFormat::Iso8601,
+            map_null_key_mode: MapNullKeyMode::Literal,
+            map_null_key_literal: "<null>".to_string(),
+            encode_decimal_as_plain_number: true,
+            ignore_null_fields: true,
+        };
+        assert_eq!(spec.value.options, expected, "{format}");
+        let key = spec.key.unwrap();
+        assert_eq!((key.format.as_str(), key.options.ignore_null_fields), ("json", true));
+        // The 'format' spelling puts the options under '<format>.'.
+        let options = format!("'connector' = 'kafka', 'format' = '{format}', '{format}.map-null-key.mode' = 'DROP'");
+        let spec = SinkSpec::from_ddl(&ddl("a INT", &options)).unwrap();
+        assert_eq!((spec.value.format.as_str(), spec.value.options.map_null_key_mode), (format, MapNullKeyMode::Drop));
+    }
+}
+
+#[test]
+fn cdc_decode_only_options_are_accepted_per_format() {
+    let accepted = [
+        ("debezium-json", "'debezium-json.schema-include' = 'false', 'debezium-json.ignore-parse-errors' = 'true'"),
+        ("canal-json", "'canal-json.database.include' = 'db', 'canal-json.table.include' = 't.*'"),
+        ("maxwell-json", "'maxwell-json.ignore-parse-errors' = 'true'"),
+        ("ogg-json", "'ogg-json.ignore-parse-errors' = 'FALSE'"),
+    ];
+    for (format, extra) in accepted {
+        let options = format!("'connector' = 'kafka', 'format' = '{format}', {extra}");
+        assert!(SinkSpec::from_ddl(&ddl("a INT", &options)).is_ok(), "{format}");
+    }
+    // Options of other CDC formats and json's fail-on-missing-field are not theirs.
+    let refused = [
+        ("ogg-json", "schema-include"),
+        ("maxwell-json", "database.include"),
+        ("debezium-json", "fail-on-missing-field"),
+        ("canal-json", "decode.json-parser.enabled"),
+    ];
+    for (format, key) in refused {
+        let options = format!("'connector' = 'kafka', 'format' = '{format}', '{format}.{key}' = 'false'");
+        let (message, _) = error_of(&ddl("a INT", &options));
+        let unsupported =
+            format!("Unsupported options found for 'kafka'.\n\nUnsupported options:\n\n{format}.{key}\n\n");
+        assert!(message.starts_with(&unsupported), "{message}");
+        assert!(message.contains(&format!("\n{format}.encode.ignore-null-fields\n")), "{message}");
+    }
+}
+
+#[test]
+fn debezium_schema_include_true_is_refused_for_sinks() {
+    let options =
+        "'connector' = 'kafka', 'value.format' = 'debezium-json',\n 'value.debezium-json.schema-include' = 'True'";
+    assert_eq!(
+        error_of(&ddl("a INT", options)),
+        (
+            "Error creating sink format 'debezium-json' in option space 'value.debezium-json.'. Debezium JSON \
+             serialization doesn't support 'debezium-json.schema-include' option been set to true."
+                .to_string(),
+            (2, 2)
+        )
+    );
+    // Flink validates the other options first.
+    let options = "'connector' = 'kafka', 'format' = 'debezium-json', 'debezium-json.schema-include' = 'true', \
+        'debezium-json.timestamp-format.standard' = 'iso'";
+    let (message, _) = error_of(&ddl("a INT", options));
+    assert!(message
+        .ends_with("Unsupported value 'iso' for timestamp-format.standard. Supported values are [SQL, ISO-8601]."));
+}
+
+#[test]
+fn bad_booleans_are_reported_in_flinks_option_set_order() {
+    let cases = [
+        ("json", "fail-on-missing-field", "encode.decimal-as-plain-number"),
+        ("json", "ignore-parse-errors", "decode.json-parser.enabled"),
+        ("debezium-json", "schema-include", "encode.decimal-as-plain-number"),
+        ("debezium-json", "ignore-parse-errors", "schema-include"),
+        ("maxwell-json", "ignore-parse-errors", "encode.ignore-null-fields"),
+        ("canal-json", "encode.ignore-null-fields", "encode.decimal-as-plain-number"),
+    ];
+    for (format, later, first) in cases {
+        let options = format!(
+            "'connector' = 'kafka', 'format' = '{format}', '{format}.{later}' = 'maybe', '{format}.{first}' = 'no'"
+        );
+        let (message, _) = error_of(&ddl("a INT", &options));
+        let expected = format!("Invalid value for option '{first}'. Unrecognized option for boolean: no.");
+        assert!(message.contains(&expected), "{format}: {message}");
+    }
+}
+
+#[test]
+fn cdc_formats_are_refused_where_only_inserts_fit() {
+    let options = "'connector' = 'kafka', 'key.format' = 'canal-json', 'key.fields' = 'a', 'value.format' = 'json'";
+    assert_eq!(
+        error_of(&ddl("a INT", options)),
+        (
+            "A key format should only deal with INSERT-only records. But canal-json has a changelog mode of \
+             [INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]."
+                .to_string(),
+            (1, 53)
+        )
+    );
+    let upsert = |key: &str, value: &str| {
+        let options = format!("'connector' = 'upsert-kafka', 'key.format' = '{key}', 'value.format' = '{value}'");
+        error_of(&ddl("a INT PRIMARY KEY NOT ENFORCED", &options)).0
+    };
+    assert_eq!(
+        upsert("json", "debezium-json"),
+        "'upsert-kafka' connector doesn't support 'debezium-json' as value format, because 'debezium-json' is not \
+         in insert-only mode."
+    );
+    assert_eq!(
+        upsert("ogg-json", "maxwell-json"),
+        "'upsert-kafka' connector doesn't support 'ogg-json' as key format, because 'ogg-json' is not in \
+         insert-only mode."
+    );
+    // A changelog value format lets 'kafka' declare a primary key.
+    let options = "'connector' = 'kafka', 'format' = 'ogg-json'";
+    let spec = SinkSpec::from_ddl(&ddl("a INT PRIMARY KEY NOT ENFORCED, b STRING", options)).unwrap();
+    assert_eq!((spec.connector, spec.primary_key.clone()), (Connector::Kafka, vec!["a".to_string()]));
+}
+
+#[test]
+fn from_parts_takes_cdc_formats_by_name() {
+    let mut input = parts(&["a", "b"], &["INT", "STRING"]);
+    input.key_projection = Some(vec![0]);
+    input.value_options.insert("format".to_string(), "maxwell-json".to_string());
+    input.value_options.insert("encode.ignore-null-fields".to_string(), "true".to_string());
+    let spec = SinkSpec::from_parts(&input).unwrap();
+    assert_eq!((spec.value.format.as_str(), spec.value.options.ignore_null_fields), ("maxwell-json", true));
+    assert_eq!(spec.key.as_ref().map(|key| key.format.as_str()), Some("json"));
+    let message = |input: &SinkParts| SinkSpec::from_parts(input).unwrap_err().message().to_string();
+    input.value_options.insert("schema-include".to_string(), "false".to_string());
+    assert!(message(&input).contains("\n\nvalue.maxwell-json.schema-include\n\n"), "{}", message(&input));
+    input.value_options.insert("format".to_string(), "debezium-json".to_string());
+    input.value_options.insert("schema-include".to_string(), "true".to_string());
+    assert!(message(&input).ends_with("doesn't support 'debezium-json.schema-include' option been set to true."));
+    input.value_options.remove("schema-include");
+    input.key_options.insert("format".to_string(), "debezium-json".to_string());
+    assert!(message(&input).starts_with("A key format should only deal with INSERT-only records. But debezium-json"));
+    input.key_options.insert("format".to_string(), "json".to_string());
+    input.upsert = true;
+    assert!(message(&input).starts_with("'upsert-kafka' connector doesn't support 'debezium-json' as value format"));
 }

@@ -23,6 +23,11 @@ import org.apache.flink.table.types.logical.RowType;
  * What the native encoder needs to know about a Kafka sink table, derived from Flink's own
  * objects: the physical row type, the primary key, and the {@code WITH} options exactly as a user
  * writes them ({@code connector}, {@code key.format}, {@code key.fields}, {@code json.*}, ...).
+ * The format names pass through unchanged: {@code json} and the changelog envelopes
+ * {@code debezium-json}, {@code canal-json}, {@code maxwell-json} and {@code ogg-json}, whose
+ * options live under their own prefix ({@code value.debezium-json.*}); the native encoder checks
+ * where each may appear (a key format must be insert-only, upsert-kafka takes only insert-only
+ * formats).
  *
  * <p>Key and value projections follow the Kafka connector's rules and messages ({@code key.fields}
  * order, the primary key for upsert-kafka, {@code value.fields-include}, the prefix rules), read

@@ -95,7 +95,20 @@ class ParityTest {
                 upsert("upsert_prefix_empty_value", false, "k_a INT, k_b STRING", "k_b, k_a", "'key.format' = 'json'",
                         "'key.fields-prefix' = 'k_'", "'value.format' = 'json'", "'value.fields-include' = 'EXCEPT_KEY'"),
                 sink("kafka_empty_value", false, "a INT, b STRING", "'key.format' = 'json'", "'key.fields' = 'b;a'",
-                        "'value.format' = 'json'", "'value.fields-include' = 'EXCEPT_KEY'"));
+                        "'value.format' = 'json'", "'value.fields-include' = 'EXCEPT_KEY'"),
+                // Changelog envelopes: every row kind is written, in the insert or the delete form.
+                sink("cdc_debezium_literal", true, ALL_TYPES, "'format' = 'debezium-json'",
+                        "'debezium-json.map-null-key.mode' = 'LITERAL'"),
+                sink("cdc_canal_key_ignore_nulls", true, ALL_TYPES, "'key.format' = 'json'", "'key.fields' = 's;i'",
+                        "'key.json.map-null-key.mode' = 'DROP'", "'value.format' = 'canal-json'",
+                        "'value.canal-json.encode.ignore-null-fields' = 'true'",
+                        "'value.canal-json.map-null-key.mode' = 'DROP'"),
+                sink("cdc_maxwell_iso_plain", false, ALL_TYPES, "'format' = 'maxwell-json'",
+                        "'maxwell-json.timestamp-format.standard' = 'ISO-8601'",
+                        "'maxwell-json.encode.decimal-as-plain-number' = 'true'"),
+                sink("cdc_ogg_ignore_nulls", true, ALL_TYPES, "'value.format' = 'ogg-json'",
+                        "'value.ogg-json.encode.ignore-null-fields' = 'true'",
+                        "'value.ogg-json.map-null-key.mode' = 'LITERAL'", "'value.ogg-json.map-null-key.literal' = 'nil'"));
     }
 
     private static Arguments sink(String name, boolean nullMapKeys, String columns, String... options) {

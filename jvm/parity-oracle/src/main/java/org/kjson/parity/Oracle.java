@@ -4,12 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -119,6 +122,7 @@ public final class Oracle {
             ArrowInputWriter.write(out.input(), rowType, carrier, rows, batches);
             out.meta("null_map_keys", carrier);
             out.meta("batch_sizes", batches);
+            out.meta("row_kinds", rowKindCounts(rows));
             return rows;
         } catch (UnsupportedOperationException e) {
             if (!flinkRejected) {
@@ -161,6 +165,20 @@ public final class Oracle {
             rows.add(generator.row(rowType, metadataArity));
         }
         return rows;
+    }
+
+    /** Rows per kind ({@code +I=80 -U=71 +U=77 -D=72}): the CDC formats frame each kind differently. */
+    private static String rowKindCounts(List<GenericRowData> rows) {
+        Map<RowKind, Integer> counts = new EnumMap<>(RowKind.class);
+        for (RowKind kind : RowKind.values()) {
+            counts.put(kind, 0);
+        }
+        for (GenericRowData row : rows) {
+            counts.merge(row.getRowKind(), 1, Integer::sum);
+        }
+        StringJoiner text = new StringJoiner(" ");
+        counts.forEach((kind, count) -> text.add(kind.shortString() + "=" + count));
+        return text.toString();
     }
 
     /** The row read back from input.arrow must give the same record: the input is faithful. */
