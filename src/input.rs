@@ -27,21 +27,57 @@ pub fn read_batches(path: &Path) -> Result<BatchIter, String> {
     let fail = move |e: arrow::error::ArrowError| format!("reading {shown}: {e}");
     let shown = path.display().to_string();
     if is_file {
-        let mut reader = FileReader::try_new(BufReader::new(file), None)
+        let mut reader = guarded(&shown, || FileReader::try_new(BufReader::new(file), None))?
             .map_err(|e| format!("{shown} is not a readable Arrow IPC file: {e}"))?;
         if has_nullable_map_keys(&reader.schema()) {
             // SAFETY: every batch is relabelled and fully validated in `revalidate` before use.
             reader = unsafe { reader.with_skip_validation(true) };
         }
-        Ok(Box::new(reader.map(move |b| b.map_err(&fail).and_then(revalidate))))
+        Ok(Box::new(Guarded { batches: reader.map(move |b| b.map_err(&fail).and_then(revalidate)), shown, failed: false }))
     } else {
-        let mut reader = StreamReader::try_new(BufReader::new(file), None)
+        let mut reader = guarded(&shown, || StreamReader::try_new(BufReader::new(file), None))?
             .map_err(|e| format!("{shown} is neither an Arrow IPC file nor an IPC stream: {e}"))?;
         if has_nullable_map_keys(&reader.schema()) {
             // SAFETY: as above, `revalidate` fully validates every batch.
             reader = unsafe { reader.with_skip_validation(true) };
         }
-        Ok(Box::new(reader.map(move |b| b.map_err(&fail).and_then(revalidate))))
+        Ok(Box::new(Guarded { batches: reader.map(move |b| b.map_err(&fail).and_then(revalidate)), shown, failed: false }))
+    }
+}
+
+/// Runs a step of arrow's IPC reader, turning a panic into an error: arrow-ipc 60 asserts,
+/// rather than returns an error, on some corrupt buffer and block descriptors. The reader is
+/// not used again after one (see [`Guarded`]).
+fn guarded<T>(shown: &str, step: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(step)).map_err(|panic| {
+        let detail = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("no detail");
+        format!("{shown} is a corrupt Arrow IPC input (the reader failed: {detail})")
+    })
+}
+
+/// The batches of a reader, each read under [`guarded`]; ends after a caught panic.
+struct Guarded<I> {
+    batches: I,
+    shown: String,
+    failed: bool,
+}
+
+impl<I: Iterator<Item = Result<RecordBatch, String>>> Iterator for Guarded<I> {
+    type Item = Result<RecordBatch, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let batches = &mut self.batches;
+        guarded(&self.shown, || batches.next()).unwrap_or_else(|error| {
+            self.failed = true;
+            Some(Err(error))
+        })
     }
 }
 

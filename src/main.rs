@@ -19,6 +19,10 @@ enum Command {
     Inspect(cli::inspect::InspectArgs),
     /// Generate Nexmark data, encode it through the query's sink, and report throughput.
     Nexmark(cli::nexmark::NexmarkArgs),
+    /// Print the specialized encoder source generated for a DDL.
+    Codegen(cli::codegen::CodegenArgs),
+    /// Time generated, dynamic and arrow-json encoders (and memcpy) on the same Nexmark batches.
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -26,6 +30,8 @@ fn main() -> ExitCode {
         Command::Encode(args) => cli::encode::run_encode(&args),
         Command::Inspect(args) => cli::inspect::run_inspect(&args),
         Command::Nexmark(args) => cli::nexmark::run_nexmark(&args).map(|report| println!("{report}")),
+        Command::Codegen(args) => cli::codegen::run_codegen(&args),
+        Command::Bench(args) => cli::bench::run_bench(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

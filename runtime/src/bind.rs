@@ -111,7 +111,13 @@ impl Offsets<'_> {
 impl Column<'_> {
     #[inline]
     pub fn is_null(&self, i: usize) -> bool {
-        let nulls = match self {
+        self.nulls().is_some_and(|n| n.is_null(i))
+    }
+
+    /// The validity of the column's own values (not of its children).
+    #[inline]
+    pub fn nulls(&self) -> Option<&NullBuffer> {
+        match self {
             Column::Boolean(a) => a.nulls(),
             Column::I8(p) => p.nulls,
             Column::I16(p) => p.nulls,
@@ -127,8 +133,7 @@ impl Column<'_> {
             Column::DayTime(p) => p.nulls,
             Column::Str(_, n) | Column::Bytes(_, n) => *n,
             Column::List { nulls, .. } | Column::Map { nulls, .. } | Column::Row { nulls, .. } => *nulls,
-        };
-        nulls.is_some_and(|n| n.is_null(i))
+        }
     }
 }
 

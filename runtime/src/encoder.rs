@@ -9,7 +9,7 @@ use crate::options::Compatibility;
 use crate::plan::{field_name_json, physical_fields, Plan};
 use crate::slab::{KeyValueSlabs, Slab};
 use crate::spec::{SideSpec, SinkSpec};
-use crate::write::{write_field, ValueError, WriteContext};
+use crate::write::{write_field, ValueError, WriteContext, WriteResult};
 
 /// Flink's RowKind, as carried in an optional `Int8` array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,11 +37,27 @@ impl RowKind {
     }
 }
 
+/// Writes the JSON object of one row for each side of the record. The dynamic encoder walks
+/// its plan ([`DynamicRows`]); a generated encoder has one specialized function per side.
+pub trait RowWriter {
+    fn write_key(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;
+    fn write_value(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;
+}
+
+/// A batch encoder behind a pointer: the dynamic one or a generated one.
+pub trait BatchEncoder: Send {
+    /// Encodes one batch whose columns are the spec's physical columns, in order (see
+    /// [`DynamicEncoder::encode`]).
+    fn encode(&mut self, batch: &RecordBatch, row_kinds: Option<&Int8Array>) -> Result<&KeyValueSlabs>;
+    fn spec(&self) -> &SinkSpec;
+    fn compatibility(&self) -> Compatibility;
+}
+
 /// One side of the record, resolved at open: which columns, under which names, with which options.
-struct SidePlan {
+pub(crate) struct SidePlan {
     /// Index of the physical column, `"name":` bytes, and the name for error paths.
     fields: Vec<(usize, Vec<u8>, String)>,
-    ctx: WriteContext,
+    pub(crate) ctx: WriteContext,
     envelope: Envelope,
     label: &'static str,
 }
@@ -58,43 +74,125 @@ impl SidePlan {
         SidePlan { fields, ctx: WriteContext::new(side.options.clone(), compatibility), envelope, label }
     }
 
-    /// Writes one row as a JSON object into `slab`, inside the format's envelope if it has one.
-    fn write_row(&self, slab: &mut Slab, columns: &[Column<'_>], row: usize, kind: RowKind) -> Result<()> {
+    /// Writes one record into `slab`: the row object written by `object`, inside the format's
+    /// envelope if it has one.
+    #[inline(always)]
+    fn write_record(
+        &self,
+        slab: &mut Slab,
+        row: usize,
+        kind: RowKind,
+        object: impl FnOnce(&WriteContext, &mut Vec<u8>) -> WriteResult,
+    ) -> Result<()> {
         let start = slab.bytes.len();
-        let out = &mut slab.bytes;
         let wrap = self.envelope.wrap_for(kind);
         if let Some(w) = wrap {
-            out.extend_from_slice(w.before);
+            slab.bytes.extend_from_slice(w.before);
         }
-        out.push(b'{');
-        let mut first = true;
-        for (col, name_json, name) in &self.fields {
-            write_field(&self.ctx, out, &mut first, name_json, name, &columns[*col], row)
-                .map_err(|e| self.row_error(e, row))?;
-        }
-        out.push(b'}');
+        object(&self.ctx, &mut slab.bytes).map_err(|e| row_error(self.label, e, row))?;
         if let Some(w) = wrap {
-            out.extend_from_slice(w.after);
+            slab.bytes.extend_from_slice(w.after);
         }
         slab.finish_record(start)
     }
 
-    #[cold]
-    fn row_error(&self, error: ValueError, row: usize) -> KjsonError {
-        let (path, message) = match error {
-            ValueError::NullMapKey { path } => (
-                path,
-                "JSON format doesn't support to serialize map data with null keys. You can drop null key entries or encode null in literals by specifying map-null-key.mode option.".to_string(),
-            ),
-            ValueError::OutOfRange { path, what } => (path, what),
-        };
-        let fields: Vec<&str> = path.iter().rev().map(String::as_str).collect();
-        let message = format!("{} of row {row}, field `{}`: {message}", self.label, fields.join("."));
-        match message.contains("map-null-key.mode") {
-            true => KjsonError::MapNullKey { message },
-            false => KjsonError::schema(message),
+    /// The dynamic row object: every projected field through the generic writers.
+    fn write_object(&self, out: &mut Vec<u8>, columns: &[Column<'_>], row: usize) -> WriteResult {
+        out.push(b'{');
+        let mut first = true;
+        for (col, name_json, name) in &self.fields {
+            write_field(&self.ctx, out, &mut first, name_json, name, &columns[*col], row)?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+/// The error of a failed row: Flink's message, with the path of ROW fields that led to it.
+#[cold]
+pub fn row_error(label: &str, error: ValueError, row: usize) -> KjsonError {
+    let (path, message) = match error {
+        ValueError::NullMapKey { path } => (
+            path,
+            "JSON format doesn't support to serialize map data with null keys. You can drop null key entries or encode null in literals by specifying map-null-key.mode option.".to_string(),
+        ),
+        ValueError::OutOfRange { path, what } => (path, what),
+    };
+    let fields: Vec<&str> = path.iter().rev().map(String::as_str).collect();
+    let message = format!("{label} of row {row}, field `{}`: {message}", fields.join("."));
+    match message.contains("map-null-key.mode") {
+        true => KjsonError::MapNullKey { message },
+        false => KjsonError::schema(message),
+    }
+}
+
+/// Both sides of the record and the connector's tombstone rule.
+pub(crate) struct Sides {
+    key: Option<SidePlan>,
+    value: SidePlan,
+    upsert: bool,
+}
+
+/// The dynamic [`RowWriter`]: the plan's bound columns through the generic writers.
+pub struct DynamicRows<'s, 'a> {
+    sides: &'s Sides,
+    columns: &'s [Column<'a>],
+}
+
+impl RowWriter for DynamicRows<'_, '_> {
+    fn write_key(&mut self, _: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
+        match &self.sides.key {
+            Some(key) => key.write_object(out, self.columns, row),
+            None => Ok(()),
         }
     }
+
+    fn write_value(&mut self, _: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
+        self.sides.value.write_object(out, self.columns, row)
+    }
+}
+
+/// Makes a batch's specialized [`RowWriter`] from its bound columns.
+pub trait RowBinder {
+    type Rows<'a>: RowWriter;
+    /// `None`: this batch goes through the generic writers instead.
+    fn bind_rows<'a>(columns: &'a [Column<'a>]) -> Result<Option<Self::Rows<'a>>>;
+}
+
+/// The dynamic encoder's binder: always the generic writers.
+enum GenericOnly {}
+
+impl RowBinder for GenericOnly {
+    type Rows<'a> = DynamicRows<'a, 'a>;
+    fn bind_rows<'a>(_: &'a [Column<'a>]) -> Result<Option<Self::Rows<'a>>> {
+        Ok(None)
+    }
+}
+
+/// The row loop shared by every encoder: keys, values, envelopes and upsert tombstones.
+#[inline(always)]
+fn encode_rows<W: RowWriter>(
+    sides: &Sides,
+    slabs: &mut KeyValueSlabs,
+    writer: &mut W,
+    kinds: Option<&Int8Array>,
+    rows: usize,
+) -> Result<()> {
+    let kinds = kinds.map(|k| k.values().as_ref());
+    for row in 0..rows {
+        // The key is always an insert-only row (Flink resets its RowKind).
+        match &sides.key {
+            Some(key) => key.write_record(&mut slabs.keys, row, RowKind::Insert, |cx, out| writer.write_key(cx, out, row))?,
+            None => slabs.keys.push_null(),
+        }
+        let kind = kinds.and_then(|k: &[i8]| RowKind::from_byte(k[row])).unwrap_or(RowKind::Insert);
+        if sides.upsert && kind.is_retraction() {
+            slabs.values.push_null();
+        } else {
+            sides.value.write_record(&mut slabs.values, row, kind, |cx, out| writer.write_value(cx, out, row))?;
+        }
+    }
+    Ok(())
 }
 
 /// A task-local encoder handle: the spec is parsed once at open, the plan is built on the first
@@ -103,8 +201,7 @@ pub struct DynamicEncoder {
     spec: SinkSpec,
     compatibility: Compatibility,
     column_names: Vec<String>,
-    key: Option<SidePlan>,
-    value: SidePlan,
+    sides: Sides,
     plan: Option<Plan>,
     slabs: KeyValueSlabs,
 }
@@ -113,14 +210,25 @@ impl DynamicEncoder {
     pub fn open(spec: SinkSpec, compatibility: Compatibility) -> Result<Self> {
         let key = spec.key.as_ref().map(|k| SidePlan::new(k, compatibility, "key"));
         let value = SidePlan::new(&spec.value, compatibility, "value");
+        let sides = Sides { key, value, upsert: spec.is_upsert() };
         let column_names = spec.columns.iter().map(|c| c.name.clone()).collect();
-        Ok(DynamicEncoder { spec, compatibility, column_names, key, value, plan: None, slabs: KeyValueSlabs::default() })
+        Ok(DynamicEncoder { spec, compatibility, column_names, sides, plan: None, slabs: KeyValueSlabs::default() })
     }
 
     /// Encodes one batch whose columns are the spec's physical columns, in order.
     /// `row_kinds` holds Flink RowKind values (0 +I, 1 -U, 2 +U, 3 -D); absent means all +I.
     /// On error nothing is handed out; the next call starts afresh.
     pub fn encode(&mut self, batch: &RecordBatch, row_kinds: Option<&Int8Array>) -> Result<&KeyValueSlabs> {
+        self.encode_with::<GenericOnly>(batch, row_kinds)
+    }
+
+    /// The encode steps with a specialized row writer: `B` makes it from the batch's bound
+    /// columns, or declines (`None`) and the batch goes through the generic writers.
+    pub(crate) fn encode_with<B: RowBinder>(
+        &mut self,
+        batch: &RecordBatch,
+        row_kinds: Option<&Int8Array>,
+    ) -> Result<&KeyValueSlabs> {
         self.slabs.clear();
         self.ensure_plan(batch)?;
         let kinds = check_row_kinds(row_kinds, batch.num_rows())?;
@@ -132,20 +240,12 @@ impl DynamicEncoder {
             .zip(&arrays)
             .map(|(node, array)| bind(node, array.as_ref()))
             .collect::<Result<Vec<_>>>()?;
-        let upsert = self.spec.is_upsert();
-        let slabs = &mut self.slabs;
-        reserve(slabs, batch);
-        for row in 0..batch.num_rows() {
-            // The key is always an insert-only row (Flink resets its RowKind).
-            match &self.key {
-                Some(key) => key.write_row(&mut slabs.keys, &columns, row, RowKind::Insert)?,
-                None => slabs.keys.push_null(),
-            }
-            let kind = kinds.and_then(|k| RowKind::from_byte(k.value(row))).unwrap_or(RowKind::Insert);
-            if upsert && kind.is_retraction() {
-                slabs.values.push_null();
-            } else {
-                self.value.write_row(&mut slabs.values, &columns, row, kind)?;
+        reserve(&mut self.slabs, batch);
+        match B::bind_rows(&columns)? {
+            Some(mut rows) => encode_rows(&self.sides, &mut self.slabs, &mut rows, kinds, batch.num_rows())?,
+            None => {
+                let mut rows = DynamicRows { sides: &self.sides, columns: &columns };
+                encode_rows(&self.sides, &mut self.slabs, &mut rows, kinds, batch.num_rows())?
             }
         }
         Ok(&self.slabs)
@@ -175,6 +275,20 @@ impl DynamicEncoder {
     /// The plan built from the first batch, if any.
     pub fn plan(&self) -> Option<&Plan> {
         self.plan.as_ref()
+    }
+}
+
+impl BatchEncoder for DynamicEncoder {
+    fn encode(&mut self, batch: &RecordBatch, row_kinds: Option<&Int8Array>) -> Result<&KeyValueSlabs> {
+        DynamicEncoder::encode(self, batch, row_kinds)
+    }
+
+    fn spec(&self) -> &SinkSpec {
+        &self.spec
+    }
+
+    fn compatibility(&self) -> Compatibility {
+        self.compatibility
     }
 }
 

@@ -17,15 +17,29 @@ mod spec_validate;
 pub mod float;
 pub mod format;
 pub mod slab;
+pub mod fingerprint;
+#[cfg(feature = "arrow")]
 pub mod plan;
+#[cfg(feature = "arrow")]
 pub mod bind;
+#[cfg(feature = "arrow")]
 pub mod write;
+#[cfg(feature = "arrow")]
+mod write_merge;
+#[cfg(feature = "arrow")]
 pub mod encoder;
+#[cfg(feature = "arrow")]
 pub mod envelope;
+#[cfg(feature = "arrow")]
+pub mod validate;
 
 pub use error::{KjsonError, Position, Result};
 pub use options::{Compatibility, FlinkVersion, FloatSpelling, JsonOptions, MapNullKeyMode, TimestampFormat};
 pub use slab::{KeyValueSlabs, Slab};
 pub use spec::{Column, Connector, SideSpec, SinkParts, SinkSpec};
 pub use types::{DataType, IntervalKind, LogicalType, RowField};
-pub use encoder::{DynamicEncoder, RowKind};
+#[cfg(feature = "arrow")]
+pub mod generated;
+#[cfg(feature = "arrow")]
+pub use encoder::{BatchEncoder, DynamicEncoder, RowKind};
+pub use fingerprint::{canonical_spec, spec_fingerprint};

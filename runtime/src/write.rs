@@ -1,7 +1,9 @@
 //! Writing bound values as JSON, one value at a time (the dynamic encoder's row loop).
-use crate::bind::{Column, Offsets};
+use std::borrow::Cow;
+
+use crate::bind::{ByteValues, Column, Offsets};
 use crate::float;
-use crate::format::{self, base64, decimal, temporal};
+use crate::format::{self, base64, decimal, escape, temporal};
 use crate::options::{Compatibility, JsonOptions, MapNullKeyMode};
 use crate::plan::field_name_json;
 use crate::write_merge::write_repeated_value;
@@ -162,17 +164,21 @@ fn write_list(ctx: &WriteContext, out: &mut Vec<u8>, offsets: &Offsets<'_>, chil
     Ok(())
 }
 
-/// The output key of entry `j`: `None` when the entry is dropped.
+/// The output key of entry `j` as Java sees it (binaries decoded as Java's UTF-8 decoder does,
+/// so that keys Jackson would merge compare equal): `None` when the entry is dropped.
 #[inline]
-fn entry_key<'k>(ctx: &'k WriteContext, keys: &'k Column<'_>, j: usize) -> Result<Option<&'k [u8]>, ValueError> {
+fn entry_key<'k>(ctx: &'k WriteContext, keys: &'k Column<'_>, j: usize) -> Result<Option<Cow<'k, [u8]>>, ValueError> {
     let Column::Str(values, _) = keys else { return Ok(None) };
     if !keys.is_null(j) {
-        return Ok(Some(values.bytes(j)));
+        return Ok(Some(match values {
+            ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_) => Cow::Borrowed(values.bytes(j)),
+            _ => escape::java_lossy_utf8(values.bytes(j)),
+        }));
     }
     match ctx.options.map_null_key_mode {
         MapNullKeyMode::Fail => Err(ValueError::NullMapKey { path: vec![] }),
         MapNullKeyMode::Drop => Ok(None),
-        MapNullKeyMode::Literal => Ok(Some(&ctx.literal_key)),
+        MapNullKeyMode::Literal => Ok(Some(Cow::Borrowed(&ctx.literal_key))),
     }
 }
 
@@ -215,7 +221,7 @@ fn write_key(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, j: usize)
 }
 
 #[cold]
-fn sorted_has_duplicates(mut all: Vec<&[u8]>) -> bool {
+fn sorted_has_duplicates(mut all: Vec<Cow<'_, [u8]>>) -> bool {
     all.sort_unstable();
     all.windows(2).any(|w| w[0] == w[1])
 }
@@ -233,7 +239,7 @@ fn has_duplicate_keys(ctx: &WriteContext, keys: &Column<'_>, start: usize, end: 
     for j in start..end {
         let Some(kj) = entry_key(ctx, keys, j)? else { continue };
         for e in start..j {
-            if entry_key(ctx, keys, e)? == Some(kj) {
+            if entry_key(ctx, keys, e)?.as_deref() == Some(&*kj) {
                 return Ok(true);
             }
         }

@@ -4,10 +4,11 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use kjson_runtime::{DynamicEncoder, Slab};
+use kjson_runtime::Slab;
 
 use crate::cli::common::{load_spec, CompatibilityArgs, PendingFile};
 use crate::input::{read_batches, split_row_kinds};
+use crate::Encoder;
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
@@ -51,7 +52,7 @@ fn create(file: &PendingFile) -> Result<BufWriter<File>, String> {
 
 fn encode_into(args: &EncodeArgs, keys: &PendingFile, values: &PendingFile) -> Result<(), String> {
     let spec = load_spec(&args.ddl)?;
-    let mut encoder = DynamicEncoder::open(spec, args.compatibility.compatibility()).map_err(|e| e.to_string())?;
+    let mut encoder = Encoder::open(spec, args.compatibility.compatibility()).map_err(|e| e.to_string())?;
     let (mut keys_out, mut values_out) = (create(keys)?, create(values)?);
     let mut row_base = 0usize;
     for batch in read_batches(&args.input)? {
@@ -65,7 +66,10 @@ fn encode_into(args: &EncodeArgs, keys: &PendingFile, values: &PendingFile) -> R
         row_base += physical.num_rows();
     }
     keys_out.flush().map_err(|e| e.to_string())?;
-    values_out.flush().map_err(|e| e.to_string())
+    values_out.flush().map_err(|e| e.to_string())?;
+    // Which encoder ran is never silent; said once it has succeeded, so errors stay one line.
+    eprintln!("kjson: encoded {row_base} rows; encoder: {}", encoder.kind());
+    Ok(())
 }
 
 /// Each record then `\n`; a null record is an empty line.

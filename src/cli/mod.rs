@@ -1,4 +1,6 @@
 //! The `kjson` command line: one module per subcommand.
+pub mod bench;
+pub mod codegen;
 pub mod common;
 pub mod encode;
 pub mod inspect;

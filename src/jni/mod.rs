@@ -17,7 +17,9 @@ use arrow::array::Int8Array;
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObjectArray, JString};
 use jni::sys::{jboolean, jint, jlong, JNI_TRUE};
 use jni::JNIEnv;
-use kjson_runtime::{DynamicEncoder, KeyValueSlabs, SinkParts, SinkSpec};
+use kjson_runtime::{KeyValueSlabs, SinkParts, SinkSpec};
+
+use crate::encoder::Encoder;
 
 pub use errors::{java_exception, BridgeError};
 
@@ -50,7 +52,7 @@ fn open(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<jlong, BridgeError>
     let flink_version = args::string(env, a.flink_version, "flinkVersion")?;
     let float_spelling = args::string(env, a.float_spelling, "floatSpelling")?;
     let compatibility = args::compatibility(&flink_version, &float_spelling)?;
-    let encoder = DynamicEncoder::open(SinkSpec::from_parts(&parts)?, compatibility)?;
+    let encoder = Encoder::open(SinkSpec::from_parts(&parts)?, compatibility)?;
     Ok(registry::registry().insert(encoder))
 }
 

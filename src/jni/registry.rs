@@ -4,12 +4,12 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use arrow::datatypes::DataType as ArrowType;
-use kjson_runtime::DynamicEncoder;
+use crate::encoder::Encoder;
 
 /// What one handle holds: the encoder and the Arrow type of its last batch (reused when the
 /// caller passes no schema).
 pub struct Session {
-    pub encoder: DynamicEncoder,
+    pub encoder: Encoder,
     pub batch_type: Option<ArrowType>,
 }
 
@@ -56,7 +56,7 @@ fn unpack(handle: i64) -> (u32, u32) {
 }
 
 impl Registry {
-    pub fn insert(&mut self, encoder: DynamicEncoder) -> i64 {
+    pub fn insert(&mut self, encoder: Encoder) -> i64 {
         let encoder = Some(Arc::new(Mutex::new(Session { encoder, batch_type: None })));
         match self.free.pop() {
             Some(index) => {
@@ -118,7 +118,7 @@ mod tests {
     use super::*;
     use kjson_runtime::{Column, Compatibility, DataType, JsonOptions, LogicalType, SideSpec, SinkSpec};
 
-    fn encoder() -> DynamicEncoder {
+    fn encoder() -> Encoder {
         let spec = SinkSpec {
             table_name: "t".into(),
             connector: kjson_runtime::Connector::Kafka,
@@ -133,7 +133,7 @@ mod tests {
                 options: JsonOptions::default(),
             },
         };
-        DynamicEncoder::open(spec, Compatibility::default()).expect("open")
+        Encoder::open(spec, Compatibility::default()).expect("open")
     }
 
     #[test]

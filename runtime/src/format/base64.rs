@@ -23,6 +23,24 @@ pub fn write_base64_json(out: &mut Vec<u8>, bytes: &[u8]) {
     encode_into(&mut text[1..last], bytes);
 }
 
+/// [`write_base64_json`] into any sink: at most `base64_len(len) + 2` bytes.
+pub fn write_base64_json_to<S: crate::format::sink::ByteSink>(out: &mut S, bytes: &[u8]) {
+    out.put_byte(b'"');
+    let groups = bytes.chunks_exact(3);
+    let tail = groups.remainder();
+    for group in groups {
+        let mut quad = [0u8; 4];
+        encode_into(&mut quad, group);
+        out.put_chunk(&quad, 4);
+    }
+    if !tail.is_empty() {
+        let mut quad = [0u8; 4];
+        encode_into(&mut quad, tail);
+        out.put_chunk(&quad, 4);
+    }
+    out.put_byte(b'"');
+}
+
 /// Fills `dst` (exactly `base64_len(src.len())` bytes) with the padded Base64 of `src`.
 fn encode_into(dst: &mut [u8], src: &[u8]) {
     let groups = src.chunks_exact(3);

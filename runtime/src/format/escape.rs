@@ -5,6 +5,8 @@
 //! escaped UTF-16 surrogate pair `\uD83D\uDE00`; everything else (`/`, DEL, BMP non-ASCII) is copied
 //! raw. Clean runs are found eight bytes at a time and copied with one `extend_from_slice`.
 
+use super::sink::ByteSink;
+
 /// What the slow path does with one byte.
 const RAW: u8 = 0;
 /// `\u00XX`.
@@ -72,6 +74,16 @@ fn load_word(chunk: &[u8]) -> u64 {
 /// Index of the first byte at or after `from` that needs escaping.
 #[inline]
 fn find_attention(bytes: &[u8], from: usize) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if bytes.len() >= 16 {
+        return super::scan::find_attention_simd(bytes, from);
+    }
+    find_attention_swar(bytes, from)
+}
+
+/// [`find_attention`] eight bytes at a time, for short inputs and targets without the SIMD scan.
+#[inline]
+fn find_attention_swar(bytes: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while i + 8 <= bytes.len() {
         let flags = attention_bytes(load_word(&bytes[i..i + 8]));
@@ -89,42 +101,100 @@ fn find_attention(bytes: &[u8], from: usize) -> Option<usize> {
 
 /// True if any byte of `bytes` would be escaped (`"`, `\`, `< 0x20`, or a 4-byte UTF-8 lead
 /// `>= 0xF0`); a column without any can be copied between quotes as-is.
+/// Stops at the first such byte.
 pub fn needs_escape(bytes: &[u8]) -> bool {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut flags = 0;
-    for chunk in &mut chunks {
-        flags |= attention_bytes(load_word(chunk));
-    }
-    flags != 0
-        || chunks
-            .remainder()
-            .iter()
-            .any(|&b| ESCAPE_CLASS[b as usize] != RAW)
+    find_attention(bytes, 0).is_some()
 }
 
 /// Appends `s` as a quoted, escaped JSON string.
 #[inline]
 pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
     out.reserve(s.len() + 2);
-    out.push(b'"');
-    escape_into(out, s);
-    out.push(b'"');
+    write_json_str_to(out, s);
 }
 
-/// Appends the escaped text of `s` without quotes (used to prepare field names once).
-pub fn escape_into(out: &mut Vec<u8>, s: &str) {
+/// [`write_json_str`] into any sink; a [`super::sink::Reserved`] one needs `6 * len + 34`
+/// bytes (`\u00XX` per byte at worst, plus the 32-byte write-ahead and the quotes).
+#[inline]
+pub fn write_json_str_to<S: ByteSink>(out: &mut S, s: &str) {
+    out.put_byte(b'"');
+    escape_into(out, s);
+    out.put_byte(b'"');
+}
+
+/// The most bytes [`write_json_str_to`] (or [`write_json_bytes_lossy_to`]) writes for `len`
+/// input bytes, counting the write-ahead of its block loop.
+#[inline(always)]
+pub const fn quoted_bound(len: usize) -> usize {
+    6 * len + 34
+}
+
+/// Appends the escaped text of `s` without quotes.
+pub fn escape_into<S: ByteSink>(out: &mut S, s: &str) {
     let bytes = s.as_bytes();
-    let mut run_start = 0;
-    while let Some(pos) = find_attention(bytes, run_start) {
-        out.extend_from_slice(&bytes[run_start..pos]);
-        run_start = pos + write_escape(out, bytes, pos);
+    let mut run_start = escape_blocks(out, bytes);
+    while let Some(pos) = find_attention_swar(bytes, run_start) {
+        out.put(&bytes[run_start..pos]);
+        run_start = pos + write_escape_inline(out, bytes, pos);
     }
-    out.extend_from_slice(&bytes[run_start..]);
+    out.put(&bytes[run_start..]);
+}
+
+/// Escapes `bytes` 32, then 16, at a time while that many are left; returns where it stopped.
+///
+/// Each block is appended whole and cut back at the first byte to escape: a fixed-size append
+/// is a single vector store, where appending the exact clean run calls `memcpy`; and a clean
+/// block (the common case) needs nothing more. Two SSE2 blocks per step halve the loop's
+/// bookkeeping.
+#[inline]
+fn escape_blocks<S: ByteSink>(out: &mut S, bytes: &[u8]) -> usize {
+    let mut at = 0;
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    while let Some(pair) = bytes[at..].first_chunk::<32>() {
+        let (Some(low), Some(high)) = (pair[..16].first_chunk::<16>(), pair[16..].first_chunk::<16>()) else { break };
+        let mask = super::scan::block_mask(low) | (super::scan::block_mask(high) << 16);
+        if mask == 0 {
+            out.put_chunk(pair, 32);
+            at += 32;
+        } else {
+            let clean = mask.trailing_zeros() as usize;
+            out.put_chunk(pair, clean);
+            at += clean;
+            at += write_escape_inline(out, bytes, at);
+        }
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    while let Some(block) = bytes[at..].first_chunk::<16>() {
+        let mask = super::scan::block_mask(block);
+        if mask == 0 {
+            out.put_chunk(block, 16);
+            at += 16;
+        } else {
+            let clean = mask.trailing_zeros() as usize;
+            out.put_chunk(block, clean);
+            at += clean;
+            at += write_escape_inline(out, bytes, at);
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let _ = out;
+    at
+}
+
+/// [`write_escape`] with the two common escapes, `\\` and `\"`, inline.
+#[inline(always)]
+fn write_escape_inline<S: ByteSink>(out: &mut S, bytes: &[u8], pos: usize) -> usize {
+    let class = ESCAPE_CLASS[bytes[pos] as usize];
+    if class == b'\\' || class == b'"' {
+        out.put_chunk(&[b'\\', class], 2);
+        return 1;
+    }
+    write_escape(out, bytes, pos)
 }
 
 /// Writes the escape for the sequence starting at `bytes[pos]`; returns how many bytes it consumed.
 #[cold]
-fn write_escape(out: &mut Vec<u8>, bytes: &[u8], pos: usize) -> usize {
+fn write_escape<S: ByteSink>(out: &mut S, bytes: &[u8], pos: usize) -> usize {
     let byte = bytes[pos];
     match ESCAPE_CLASS[byte as usize] {
         UNICODE => {
@@ -132,7 +202,7 @@ fn write_escape(out: &mut Vec<u8>, bytes: &[u8], pos: usize) -> usize {
                 UPPER_HEX[(byte >> 4) as usize],
                 UPPER_HEX[(byte & 0xF) as usize],
             ];
-            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]]);
+            out.put_chunk(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]], 6);
             1
         }
         SUPPLEMENTARY => {
@@ -146,14 +216,14 @@ fn write_escape(out: &mut Vec<u8>, bytes: &[u8], pos: usize) -> usize {
             4
         }
         short => {
-            out.extend_from_slice(&[b'\\', short]);
+            out.put_chunk(&[b'\\', short], 2);
             1
         }
     }
 }
 
 /// `\uHHHH\uLLLL` for a code point above U+FFFF, uppercase hex as Jackson writes it.
-fn write_surrogate_pair(out: &mut Vec<u8>, code_point: u32) {
+fn write_surrogate_pair<S: ByteSink>(out: &mut S, code_point: u32) {
     let offset = code_point - 0x1_0000;
     let high = 0xD800 | (offset >> 10);
     let low = 0xDC00 | (offset & 0x3FF);
@@ -165,27 +235,75 @@ fn write_surrogate_pair(out: &mut Vec<u8>, code_point: u32) {
             slot[2 + k] = UPPER_HEX[((unit >> shift) & 0xF) as usize];
         }
     }
-    out.extend_from_slice(&text);
+    out.put_chunk(&text, 12);
 }
 
-/// Appends possibly invalid UTF-8 as a quoted JSON string; invalid sequences become U+FFFD.
+/// Appends possibly invalid UTF-8 as a quoted JSON string; invalid sequences become U+FFFD
+/// as Java's UTF-8 decoder (`new String(bytes, UTF_8)`) replaces them.
 ///
-/// Replacement follows the "maximal subpart" rule, which is what both Java's UTF-8 decoder
-/// (`new String(bytes, UTF_8)`) and Rust's `from_utf8_lossy` do.
+/// That is the "maximal subpart" rule of Rust's `from_utf8_lossy` except for a UTF-8 encoded
+/// surrogate (`ED A0..BF`): Java replaces it, with a following continuation byte, by one
+/// U+FFFD where the maximal-subpart rule gives one per byte.
 pub fn write_json_bytes_lossy(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.reserve(bytes.len() + 2);
+    write_json_bytes_lossy_to(out, bytes);
+}
+
+/// [`write_json_bytes_lossy`] into any sink (bound: [`quoted_bound`]; U+FFFD, 3 bytes, replaces
+/// at least one byte).
+pub fn write_json_bytes_lossy_to<S: ByteSink>(out: &mut S, bytes: &[u8]) {
     if let Ok(s) = std::str::from_utf8(bytes) {
-        write_json_str(out, s);
+        write_json_str_to(out, s);
         return;
     }
-    out.reserve(bytes.len() + 2);
-    out.push(b'"');
-    for chunk in bytes.utf8_chunks() {
-        escape_into(out, chunk.valid());
-        if !chunk.invalid().is_empty() {
-            out.extend_from_slice("\u{FFFD}".as_bytes());
+    out.put_byte(b'"');
+    let mut rest = bytes;
+    loop {
+        let error = match std::str::from_utf8(rest) {
+            Ok(valid) => {
+                escape_into(out, valid);
+                break;
+            }
+            Err(error) => error,
+        };
+        let (valid, invalid) = rest.split_at(error.valid_up_to());
+        if let Ok(valid) = std::str::from_utf8(valid) {
+            escape_into(out, valid);
         }
+        out.put("\u{FFFD}".as_bytes());
+        rest = &invalid[java_malformed_length(invalid, error.error_len()).min(invalid.len())..];
     }
-    out.push(b'"');
+    out.put_byte(b'"');
+}
+
+/// How many bytes Java's decoder replaces by one U+FFFD at the start of `invalid`, given the
+/// length Rust's maximal-subpart rule reports (`None`: an incomplete sequence at the end).
+#[cold]
+fn java_malformed_length(invalid: &[u8], maximal_subpart: Option<usize>) -> usize {
+    match invalid {
+        [0xED, 0xA0..=0xBF, third, ..] if third & 0xC0 == 0x80 => 3,
+        [0xED, 0xA0..=0xBF, ..] => 2,
+        _ => maximal_subpart.unwrap_or(invalid.len()),
+    }
+}
+
+/// `bytes` as the string Java's UTF-8 decoder makes of them, in UTF-8: invalid sequences
+/// replaced by U+FFFD as [`write_json_bytes_lossy`] replaces them. Borrowed when valid.
+/// (Map keys from binaries compare by this: Jackson's ObjectNode keys are Java strings.)
+pub fn java_lossy_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if std::str::from_utf8(bytes).is_ok() {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 2);
+    let mut rest = bytes;
+    while let Err(error) = std::str::from_utf8(rest) {
+        let (valid, invalid) = rest.split_at(error.valid_up_to());
+        out.extend_from_slice(valid);
+        out.extend_from_slice("\u{FFFD}".as_bytes());
+        rest = &invalid[java_malformed_length(invalid, error.error_len()).min(invalid.len())..];
+    }
+    out.extend_from_slice(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -299,7 +417,6 @@ mod tests {
         // Maximal subparts: a truncated 4-byte sequence is one U+FFFD, stray bytes one each.
         for input in [
             &b"x\xF0\x9F\x98\"y"[..],
-            b"\xED\xA0\x80",
             b"\xC0\xAF\n",
             b"\x80\x80",
             b"\xF4\x90\x80\x80",
@@ -311,6 +428,26 @@ mod tests {
                 reference_escape(&String::from_utf8_lossy(input)),
                 "{input:?}"
             );
+        }
+    }
+
+    /// Expected strings printed by JDK 17 and JDK 25 for `new String(bytes, UTF_8)`: a UTF-8
+    /// encoded surrogate is one U+FFFD (with its continuation byte), not one per byte.
+    #[test]
+    fn lossy_bytes_replace_encoded_surrogates_as_java() {
+        let cases: [(&[u8], &str); 7] = [
+            (b"\xED\xA0\x80", "\u{FFFD}"),
+            (b"\xED\xBF\xBF", "\u{FFFD}"),
+            (b"\xED\xA0A", "\u{FFFD}A"),
+            (b"\xED\xBF", "\u{FFFD}"),
+            (b"a\xED\xA0\x80\xED\xB0\x80b", "a\u{FFFD}\u{FFFD}b"),
+            (b"\xC2\xED\xA0", "\u{FFFD}\u{FFFD}"),
+            (b"\xED\x9F\xBF\xED\x80", "\u{D7FF}\u{FFFD}"),
+        ];
+        for (input, java) in cases {
+            let mut out = Vec::new();
+            write_json_bytes_lossy(&mut out, input);
+            assert_eq!(out, reference_escape(java), "{input:?}");
         }
     }
 
@@ -419,6 +556,12 @@ mod tests {
             if !bytes.is_empty() {
                 let at = rng.below(bytes.len() as u64) as usize;
                 bytes[at] = rng.next() as u8;
+            }
+            // Rust's maximal-subpart rule is Java's except for encoded surrogates, which
+            // `lossy_bytes_replace_encoded_surrogates_as_java` and the escape fuzz target cover.
+            let encoded_surrogate = bytes.windows(2).any(|w| w[0] == 0xED && w[1] >= 0xA0 && w[1] <= 0xBF);
+            if encoded_surrogate {
+                continue;
             }
             let mut out = Vec::new();
             write_json_bytes_lossy(&mut out, &bytes);

@@ -188,7 +188,14 @@ fn put_time_of_day(dst: &mut [u8], second_of_day: u32, nano_of_second: u32) -> u
     if nano_of_second == 0 {
         return 8;
     }
-    dst[8] = b'.';
+    8 + put_fraction(&mut dst[8..], nano_of_second)
+}
+
+/// `.` and the nine digits of `nano_of_second` (not zero) without trailing zeros; `dst` holds
+/// at least 10 bytes; returns the length written (2..=10).
+#[inline]
+fn put_fraction(dst: &mut [u8], nano_of_second: u32) -> usize {
+    dst[0] = b'.';
     // Whole milliseconds or microseconds are the common cases: format only their digits.
     let (value, width) = if nano_of_second.is_multiple_of(NANOS_PER_MILLI) {
         (nano_of_second / NANOS_PER_MILLI, 3)
@@ -197,9 +204,9 @@ fn put_time_of_day(dst: &mut [u8], second_of_day: u32, nano_of_second: u32) -> u
     } else {
         (nano_of_second, 9)
     };
-    put_fixed_width(&mut dst[9..9 + width], value);
+    put_fixed_width(&mut dst[1..1 + width], value);
     // `value` has no factor 1000 left, so at most two trailing zeros.
-    let mut end = 9 + width;
+    let mut end = 1 + width;
     while dst[end - 1] == b'0' {
         end -= 1;
     }
@@ -302,6 +309,112 @@ fn write_timestamp_parts(
     out.extend_from_slice(date);
     out.extend_from_slice(&tail[..end + 1]);
 }
+
+/// Remembers the text of the last timestamp written and of its second. In a batch most
+/// timestamps repeat the previous row's value or at least its second: then writing one is a
+/// fixed-size copy (plus the fraction), with no calendar or clock arithmetic.
+#[derive(Clone, Copy)]
+pub struct SecondCache {
+    epoch_second: i64,
+    /// `b' '` or `b'T'`; 0 until the first fill.
+    separator: u8,
+    /// Length of `"`, date, separator and `HH:mm:ss` at the start of `text`.
+    prefix_len: u8,
+    /// The last value written, and the length of its whole text.
+    last: (i64, u32, bool),
+    len: u8,
+    /// The prefix (at most 34 bytes for any `i64` day), then fraction, `Z` and `"` (at most 12).
+    text: [u8; 48],
+    day: DayCache,
+}
+
+impl Default for SecondCache {
+    fn default() -> Self {
+        SecondCache::new()
+    }
+}
+
+impl SecondCache {
+    pub fn new() -> SecondCache {
+        let day = DayCache::new();
+        SecondCache { epoch_second: 0, separator: 0, prefix_len: 0, last: (0, 0, false), len: 0, text: [0; 48], day }
+    }
+
+    /// `"`, the date, the separator and `HH:mm:ss` of `epoch_second`.
+    #[cold]
+    fn fill_prefix(&mut self, epoch_second: i64, separator: u8) {
+        let date = self.day.date(epoch_second.div_euclid(86_400));
+        let second_of_day = epoch_second.rem_euclid(86_400) as u32;
+        self.text[0] = b'"';
+        self.text[1..1 + date.len()].copy_from_slice(date);
+        let at = 1 + date.len();
+        self.text[at] = separator;
+        let time = put_time_of_day(&mut self.text[at + 1..], second_of_day, 0);
+        self.prefix_len = (at + 1 + time) as u8;
+        self.epoch_second = epoch_second;
+        self.separator = separator;
+    }
+
+    /// Rewrites `text` for a value; `nano_of_milli` is normalized (< 1_000_000).
+    fn fill(&mut self, epoch_millis: i64, nano_of_milli: u32, separator: u8, ltz: bool) {
+        let epoch_second = epoch_millis.div_euclid(1000);
+        if epoch_second != self.epoch_second || separator != self.separator {
+            self.fill_prefix(epoch_second, separator);
+        }
+        let mut end = self.prefix_len as usize;
+        let nano_of_second = epoch_millis.rem_euclid(1000) as u32 * NANOS_PER_MILLI + nano_of_milli;
+        if nano_of_second != 0 {
+            end += put_fraction(&mut self.text[end..], nano_of_second);
+        }
+        if ltz {
+            self.text[end] = b'Z';
+            end += 1;
+        }
+        self.text[end] = b'"';
+        self.len = (end + 1) as u8;
+        self.last = (epoch_millis, nano_of_milli, ltz);
+    }
+}
+
+/// Like [`write_timestamp_json`], reusing the text of the previous call's value or second.
+/// Writes [`TIMESTAMP_BOUND`] bytes and keeps the text's length.
+#[inline]
+pub fn write_timestamp_json_by_second<S: crate::format::sink::ByteSink>(
+    out: &mut S,
+    cache: &mut SecondCache,
+    epoch_millis: i64,
+    nano_of_milli: u32,
+    format: TimestampFormat,
+    ltz: bool,
+) {
+    let (epoch_millis, nano_of_milli) = normalize_nanos(epoch_millis, nano_of_milli);
+    let separator = match format {
+        TimestampFormat::Sql => b' ',
+        TimestampFormat::Iso8601 => b'T',
+    };
+    if cache.last != (epoch_millis, nano_of_milli, ltz) || cache.separator != separator {
+        cache.fill(epoch_millis, nano_of_milli, separator, ltz);
+    }
+    // A fixed-size copy then a cut, as in `format::write_int`.
+    out.put_chunk(&cache.text, cache.len as usize);
+}
+
+/// The most bytes [`write_timestamp_json_by_second`] writes (its whole text buffer).
+pub const TIMESTAMP_BOUND: usize = 48;
+
+/// `"yyyy-MM-dd"` of a day from the cache, into any sink; writes at most [`DATE_BOUND`] bytes.
+#[inline]
+pub fn write_date_json_to<S: crate::format::sink::ByteSink>(out: &mut S, cache: &mut DayCache, epoch_day: i64) {
+    let date = cache.date(epoch_day);
+    let mut text = [0u8; 32];
+    text[0] = b'"';
+    text[1..1 + date.len()].copy_from_slice(date);
+    text[1 + date.len()] = b'"';
+    out.put_chunk(&text, date.len() + 2);
+}
+
+/// The most bytes [`write_date_json_to`] writes.
+pub const DATE_BOUND: usize = 32;
 
 /// Flink keeps nano-of-milli in 0..999_999; carry any excess into the milliseconds.
 #[inline(always)]
@@ -592,17 +705,30 @@ mod tests {
     fn cached_matches_uncached() {
         let mut rng = Rng(7);
         let mut cache = DayCache::new();
+        let mut second_cache = SecondCache::new();
+        let mut previous = (0, 0);
         let mut base = JAN_2_2024_030405;
-        for round in 0..5000 {
+        for round in 0..20_000 {
             if round % 50 == 0 {
                 base = (rng.next() as i64) / 4;
             }
-            let millis = base + (rng.next() % 200_000_000) as i64;
+            // Runs within one second, within one day, anywhere; and the extremes.
+            let spread = [2_000, 200_000_000, u64::MAX >> 2][round / 50 % 3];
+            let millis = match round % 997 {
+                0 => i64::MAX,
+                1 => i64::MIN,
+                2 => 0,
+                _ => base.saturating_add((rng.next() % spread) as i64),
+            };
             let nanos = (rng.next() % 1_000_000) as u32;
-            let (format, ltz) = if round % 2 == 0 {
-                (Sql, false)
-            } else {
-                (Iso8601, true)
+            // Repeats of the previous value (the common case in a batch).
+            let (millis, nanos) = if round % 5 == 0 { previous } else { (millis, nanos) };
+            previous = (millis, nanos);
+            let (format, ltz) = match round % 7 {
+                0..=2 => (Sql, false),
+                3 => (Sql, true),
+                4 => (Iso8601, false),
+                _ => (Iso8601, true),
             };
             let mut cached = Vec::new();
             write_timestamp_json_cached(&mut cached, &mut cache, millis, nanos, format, ltz);
@@ -611,6 +737,9 @@ mod tests {
                 timestamp(millis, nanos, format, ltz).into_bytes(),
                 "{millis}"
             );
+            let mut by_second = Vec::new();
+            write_timestamp_json_by_second(&mut by_second, &mut second_cache, millis, nanos, format, ltz);
+            assert_eq!(by_second, cached, "{millis} {nanos}");
             let day = millis.div_euclid(MILLIS_PER_DAY);
             let mut cached_date = Vec::new();
             write_date_json_cached(&mut cached_date, &mut cache, day);

@@ -1,0 +1,319 @@
+//! Spec -> tokens: one struct of typed accessors per schema and one function per record side.
+//!
+//! Everything here is decided from the spec alone: which accessor reads each column, the
+//! pre-escaped field-name bytes (joined with their separators), where null checks are needed and
+//! whether the row is written with `encode.ignore-null-fields`. The values themselves are written
+//! by the runtime's `generated` module.
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use kjson_runtime::format::escape;
+use kjson_runtime::{IntervalKind, KjsonError, LogicalType, SideSpec, SinkSpec};
+
+use crate::names::{snake_case, upper_camel_case, IdentPool};
+
+/// One physical column as the generated rows hold it.
+struct ColumnAccessor {
+    field: proc_macro2::Ident,
+    /// The accessor type, e.g. `rt::Ints<'a, i64>`.
+    ty: TokenStream,
+    /// Its `write` returns a `WriteResult` (generic writers).
+    fallible: bool,
+    nullable: bool,
+}
+
+/// The accessor type for a column of logical type `logical`.
+fn accessor_type(column: &str, logical: &LogicalType) -> Result<(TokenStream, bool), KjsonError> {
+    use LogicalType as L;
+    let typed = |ty: TokenStream| Ok((ty, false));
+    match logical {
+        L::Boolean => typed(quote!(rt::Bools<'a>)),
+        L::TinyInt => typed(quote!(rt::Ints<'a, i8>)),
+        L::SmallInt => typed(quote!(rt::Ints<'a, i16>)),
+        L::Int | L::Interval { kind: IntervalKind::YearMonth, .. } => typed(quote!(rt::Ints<'a, i32>)),
+        L::BigInt => typed(quote!(rt::Ints<'a, i64>)),
+        L::Float => typed(quote!(rt::Floats32<'a>)),
+        L::Double => typed(quote!(rt::Floats64<'a>)),
+        L::Decimal { .. } => typed(quote!(rt::Decimals<'a>)),
+        L::Char { .. } | L::VarChar { .. } => typed(quote!(rt::Strings<'a>)),
+        L::Binary { .. } | L::VarBinary { .. } => typed(quote!(rt::Binaries<'a>)),
+        L::Date => typed(quote!(rt::Dates<'a>)),
+        L::Timestamp { .. } | L::TimestampLtz { .. } => typed(quote!(rt::Timestamps<'a>)),
+        L::Time { .. }
+        | L::Interval { kind: IntervalKind::DayTime, .. }
+        | L::Array(_)
+        | L::Map { .. }
+        | L::Multiset(_)
+        | L::Row(_) => Ok((quote!(rt::Values<'a>), true)),
+        L::Unsupported { text } => {
+            Err(KjsonError::type_error(format!("column `{column}`: Not support to parse type: {text}")))
+        }
+    }
+}
+
+fn accessors(spec: &SinkSpec) -> Result<Vec<ColumnAccessor>, KjsonError> {
+    let mut pool = IdentPool::default();
+    spec.columns
+        .iter()
+        .enumerate()
+        .map(|(index, column)| {
+            let (ty, fallible) = accessor_type(&column.name, &column.data_type.logical)?;
+            let field = format_ident!("{}", pool.take(&snake_case(&column.name), index));
+            Ok(ColumnAccessor { field, ty, fallible, nullable: column.data_type.nullable })
+        })
+        .collect()
+}
+
+/// `"name":` as Jackson escapes it.
+fn name_json(name: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(name.len() + 3);
+    escape::write_json_str(&mut out, name);
+    out.push(b':');
+    out
+}
+
+fn bytes(literal: &[u8]) -> Literal {
+    Literal::byte_string(literal)
+}
+
+/// A piece of a row function. Typed accessors write into capacity reserved for a run of
+/// pieces (`w`, with the run's bound added up from the pieces'); the generic writers of nested
+/// values write into the `Vec` itself (`out`) between such runs.
+struct Piece {
+    statements: TokenStream,
+    /// The bytes of a constant piece.
+    constant: Option<Vec<u8>>,
+    /// `None`: writes into `out`. Otherwise the constant and per-row parts of its bound.
+    bound: Option<(usize, Option<TokenStream>)>,
+}
+
+impl Piece {
+    fn constant(literal: &[u8]) -> Piece {
+        let lit = bytes(literal);
+        Piece { statements: quote!(w.put(#lit);), constant: Some(literal.to_vec()), bound: Some((literal.len(), None)) }
+    }
+}
+
+/// The piece for one field: `head` is the constant before its name (`{`, `,` or nothing),
+/// `separator` whether a run-time separator comes first (ignore-null-fields with a data-dependent
+/// first field), `skip_nulls` whether a null field is left out, `mark_first` whether writing it
+/// clears the `first` flag.
+fn field_piece(
+    column: &ColumnAccessor,
+    name: &str,
+    head: &[u8],
+    separator: bool,
+    skip_nulls: bool,
+    mark_first: bool,
+) -> Piece {
+    let field = &column.field;
+    let mut prefix = head.to_vec();
+    prefix.extend_from_slice(&name_json(name));
+    let with_null = bytes(&[prefix.as_slice(), b"null"].concat());
+    let prefix_len = prefix.len() + usize::from(separator);
+    let prefix = bytes(&prefix);
+    let sink = if column.fallible { quote!(out) } else { quote!(w) };
+    let separate = if separator { quote!(rt::separator(#sink, &mut first);) } else { quote!() };
+    let mark = if mark_first { quote!(first = false;) } else { quote!() };
+    let write = if column.fallible {
+        quote!(rt::in_field(self.#field.write(out, row, cx), #name)?;)
+    } else {
+        quote!(self.#field.write(w, row, cx);)
+    };
+    let put = |literal: &Literal| {
+        if column.fallible {
+            quote!(out.extend_from_slice(#literal);)
+        } else {
+            quote!(w.put(#literal);)
+        }
+    };
+    let (put_prefix, put_with_null) = (put(&prefix), put(&with_null));
+    let statements = match (column.nullable, skip_nulls) {
+        (false, _) => quote!(#separate #put_prefix #write #mark),
+        (true, true) => quote!(if !self.#field.is_null(row) { #separate #put_prefix #write #mark }),
+        (true, false) => quote! {
+            if self.#field.is_null(row) {
+                #separate #put_with_null
+            } else {
+                #separate #put_prefix #write
+            }
+        },
+    };
+    let extra = if column.nullable && !skip_nulls { 4 } else { 0 };
+    let bound = (!column.fallible).then(|| (prefix_len + extra, Some(quote!(self.#field.bound(row)))));
+    Piece { statements, constant: None, bound }
+}
+
+/// Whether a field has been written before the current one, as far as codegen can tell.
+#[derive(Clone, Copy, PartialEq)]
+enum Written {
+    Nothing,
+    Something,
+    /// Depends on the data: kept in the generated `first` variable.
+    AtRun,
+}
+
+/// The pieces of a side's object. Without `encode.ignore-null-fields` every field is written
+/// after a constant `{"a":` / `,"b":`. With it, null fields are left out; where the fields
+/// written so far are known (no nullable field yet, or a NOT NULL one since) the separator is
+/// still a constant, otherwise the generated code keeps a `first` flag.
+fn side_pieces(side: &SideSpec, columns: &[ColumnAccessor]) -> (Vec<Piece>, bool) {
+    let skip_nulls = side.options.ignore_null_fields;
+    let mut pieces = Vec::new();
+    let mut written = Written::Nothing;
+    let mut needs_flag = false;
+    // A field that is surely written first carries the `{` in its constant.
+    let brace_merged = !skip_nulls || side.projection.first().is_some_and(|&col| !columns[col].nullable);
+    if !brace_merged {
+        pieces.push(Piece::constant(b"{"));
+    }
+    for (&col, name) in side.projection.iter().zip(&side.field_names) {
+        let column = &columns[col];
+        let sure = !column.nullable || !skip_nulls;
+        let piece = match written {
+            Written::Nothing => {
+                let head: &[u8] = if brace_merged { b"{" } else { b"" };
+                field_piece(column, name, head, false, skip_nulls, !sure)
+            }
+            Written::Something => field_piece(column, name, b",", false, skip_nulls, false),
+            Written::AtRun => field_piece(column, name, b"", true, skip_nulls, false),
+        };
+        pieces.push(piece);
+        written = match (written, sure) {
+            (_, true) => Written::Something,
+            (Written::Nothing, false) => Written::AtRun,
+            (other, false) => other,
+        };
+        needs_flag |= written == Written::AtRun;
+    }
+    pieces.push(Piece::constant(b"}"));
+    (pieces, needs_flag)
+}
+
+/// Joins runs of reserved pieces into one `rt::with_reserved` each.
+fn assemble(pieces: Vec<Piece>) -> TokenStream {
+    let mut out = TokenStream::new();
+    let mut run: Vec<Piece> = Vec::new();
+    let flush = |run: &mut Vec<Piece>, out: &mut TokenStream| {
+        if run.is_empty() {
+            return;
+        }
+        // Constants alone (the closing `}` after a nested value) need no reservation.
+        if let Some(constants) = run.iter().map(|p| p.constant.clone()).collect::<Option<Vec<_>>>() {
+            let literal = bytes(&constants.concat());
+            out.extend(quote!(out.extend_from_slice(#literal);));
+            run.clear();
+            return;
+        }
+        let constant: usize = run.iter().filter_map(|p| p.bound.as_ref()).map(|(c, _)| c).sum();
+        let constant = Literal::usize_unsuffixed(constant);
+        let per_row = run.iter().filter_map(|p| p.bound.as_ref().and_then(|(_, r)| r.clone()));
+        let statements = run.iter().map(|p| &p.statements);
+        out.extend(quote! {
+            let bound = #constant #(+ #per_row)*;
+            rt::with_reserved(out, bound, |w| {
+                #(#statements)*
+            });
+        });
+        run.clear();
+    };
+    for piece in pieces {
+        if piece.bound.is_some() {
+            run.push(piece);
+        } else {
+            flush(&mut run, &mut out);
+            out.extend(piece.statements);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+fn side_body(side: Option<&SideSpec>, columns: &[ColumnAccessor]) -> TokenStream {
+    match side {
+        None => quote! {
+            // No `key.format`: the encoder writes null keys and never calls this.
+            let _ = (cx, out, row);
+        },
+        Some(side) if side.projection.is_empty() => quote! {
+            let _ = (cx, row);
+            out.extend_from_slice(b"{}");
+        },
+        Some(side) => {
+            let (pieces, needs_flag) = side_pieces(side, columns);
+            let flag = if needs_flag { quote!(let mut first = true;) } else { quote!() };
+            let body = assemble(pieces);
+            quote!(#flag #body)
+        }
+    }
+}
+
+/// Names of the generated items of one schema.
+pub struct ItemNames {
+    pub schema: proc_macro2::Ident,
+    pub rows: proc_macro2::Ident,
+}
+
+pub fn item_names(spec: &SinkSpec) -> ItemNames {
+    let base = upper_camel_case(&spec.table_name, "Sink");
+    ItemNames { schema: format_ident!("{base}"), rows: format_ident!("{base}Rows") }
+}
+
+/// The whole generated module body for `spec`.
+pub fn schema_tokens(spec: &SinkSpec, fingerprint: u64, canonical: &str) -> Result<TokenStream, KjsonError> {
+    let columns = accessors(spec)?;
+    let ItemNames { schema, rows } = item_names(spec);
+    let fingerprint: Literal =
+        format!("{fingerprint:#018x}").parse().map_err(|_| KjsonError::schema("internal: bad literal"))?;
+    let used =
+        |c: usize| spec.value.projection.contains(&c) || spec.key.as_ref().is_some_and(|k| k.projection.contains(&c));
+    let not_null = (0..columns.len()).filter(|&c| !columns[c].nullable && used(c)).map(Literal::usize_unsuffixed);
+    let fields = columns.iter().map(|c| (&c.field, &c.ty));
+    let struct_fields = fields.clone().map(|(field, ty)| quote!(#field: #ty,));
+    let binds = columns.iter().enumerate().map(|(index, c)| {
+        let field = &c.field;
+        let index = Literal::usize_unsuffixed(index);
+        quote!(#field: rt::BindColumn::bind(rt::column(columns, #index)?)?,)
+    });
+    let key_body = side_body(spec.key.as_ref(), &columns);
+    let value_body = side_body(Some(&spec.value), &columns);
+    let table = &spec.table_name;
+    let schema_doc = format!(" The generated encoder of sink table `{table}`.");
+    let rows_doc = " One batch's typed columns.".to_string();
+    Ok(quote! {
+        use ::kjson_runtime::generated::{self as rt, ByteSink as _};
+
+        #[doc = #schema_doc]
+        pub struct #schema;
+
+        impl rt::GeneratedSchema for #schema {
+            const FINGERPRINT: u64 = #fingerprint;
+            const CANONICAL_SPEC: &'static str = #canonical;
+            const NOT_NULL_COLUMNS: &'static [usize] = &[#(#not_null),*];
+            type Rows<'a> = #rows<'a>;
+
+            fn bind<'a>(columns: &'a [rt::Column<'a>]) -> rt::Result<#rows<'a>> {
+                Ok(#rows { #(#binds)* })
+            }
+        }
+
+        #[doc = #rows_doc]
+        pub struct #rows<'a> {
+            #(#struct_fields)*
+        }
+
+        impl rt::RowWriter for #rows<'_> {
+            #[inline(always)]
+            fn write_key(&mut self, cx: &rt::WriteContext, out: &mut Vec<u8>, row: usize) -> rt::WriteResult {
+                #key_body
+                Ok(())
+            }
+
+            #[inline(always)]
+            fn write_value(&mut self, cx: &rt::WriteContext, out: &mut Vec<u8>, row: usize) -> rt::WriteResult {
+                #value_body
+                Ok(())
+            }
+        }
+    })
+}

@@ -1,0 +1,195 @@
+//! The dynamic encoder on random batches and specs derived from the input: random nesting of
+//! ROW / ARRAY / MAP / MULTISET, random nulls, sliced arrays, empty and long strings, invalid
+//! UTF-8 in Binary declared STRING, random key/value projections, options and row kinds.
+//!
+//! Checks: no panic; every non-null record is one JSON document equal to what the Arrow values
+//! say (field order, nulls, map keys, strings, Base64); tombstones and null keys where the
+//! connector puts them; a failing batch fails at the first row that must fail, with the right
+//! error kind; and the same encoder gives the same result again (an error leaves no state).
+#![no_main]
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use arbitrary::{Result, Unstructured};
+use arrow::array::{Array, ArrayRef, Int8Array, RecordBatch};
+use arrow::datatypes::{Field, Schema};
+use kjson_fuzz::arrays::array;
+use kjson_fuzz::expect::{record, Json, MustFail, SideOptions};
+use kjson_fuzz::shape::Shape;
+use kjson_runtime::{
+    Compatibility, DynamicEncoder, FlinkVersion, FloatSpelling, KeyValueSlabs, KjsonError, MapNullKeyMode, RowKind,
+    SinkParts, SinkSpec,
+};
+use libfuzzer_sys::fuzz_target;
+
+struct Case {
+    shapes: Vec<Shape>,
+    parts: SinkParts,
+    batch: RecordBatch,
+    kinds: Option<Int8Array>,
+    compatibility: Compatibility,
+}
+
+/// Format options of one side, with the values the checks need.
+fn side_options(u: &mut Unstructured<'_>) -> Result<(BTreeMap<String, String>, SideOptions)> {
+    let mut options = BTreeMap::new();
+    let ignore_null_fields: bool = u.arbitrary()?;
+    options.insert("encode.ignore-null-fields".into(), ignore_null_fields.to_string());
+    let (mode, null_key) = *u.choose(&[("FAIL", MapNullKeyMode::Fail), ("DROP", MapNullKeyMode::Drop), ("LITERAL", MapNullKeyMode::Literal)])?;
+    options.insert("map-null-key.mode".into(), mode.into());
+    let literal = u.choose(&["null", "k", "", "\u{1F600}\""])?.to_string();
+    options.insert("map-null-key.literal".into(), literal.clone());
+    options.insert("timestamp-format.standard".into(), u.choose(&["SQL", "ISO-8601"])?.to_string());
+    options.insert("encode.decimal-as-plain-number".into(), u.arbitrary::<bool>()?.to_string());
+    Ok((options, SideOptions { ignore_null_fields, null_key, literal }))
+}
+
+fn subset(u: &mut Unstructured<'_>, count: usize, non_empty: bool) -> Result<Vec<usize>> {
+    let mut picked: Vec<usize> = (0..count).filter(|_| u.ratio(2, 3).unwrap_or(true)).collect();
+    if picked.is_empty() && non_empty {
+        picked.push(u.choose_index(count)?);
+    }
+    Ok(picked)
+}
+
+fn case(u: &mut Unstructured<'_>) -> Result<(Case, SideOptions, SideOptions)> {
+    let count = u.int_in_range(1..=4usize)?;
+    let shapes = (0..count).map(|_| Shape::arbitrary(u, 0)).collect::<Result<Vec<_>>>()?;
+    let rows = u.int_in_range(0..=12usize)?;
+    let upsert = u.ratio(1, 3)?;
+    let key_projection = match upsert || u.ratio(1, 3)? {
+        true => Some(subset(u, count, true)?),
+        false => None,
+    };
+    let (key_options, key_side) = side_options(u)?;
+    let (value_options, value_side) = side_options(u)?;
+    let parts = SinkParts {
+        field_names: (0..count).map(|i| format!("c{i}")).collect(),
+        type_strings: shapes.iter().map(Shape::flink_type).collect(),
+        key_projection,
+        value_projection: subset(u, count, false)?,
+        key_prefix: String::new(),
+        upsert,
+        key_options,
+        value_options,
+    };
+    let columns = shapes.iter().map(|s| array(u, s, rows)).collect::<Result<Vec<ArrayRef>>>()?;
+    let fields: Vec<Field> =
+        shapes.iter().enumerate().map(|(i, s)| Field::new(format!("c{i}"), s.arrow_type(), true)).collect();
+    let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).expect("generated batch is valid");
+    let kinds = match u.ratio(1, 2)? {
+        true => Some((0..rows).map(|_| u.int_in_range(0..=3i8)).collect::<Result<Vec<_>>>()?.into()),
+        false => None,
+    };
+    let compatibility = Compatibility {
+        flink_version: *u.choose(&[FlinkVersion::V1_20, FlinkVersion::V2_2, FlinkVersion::V2_3])?,
+        float_spelling: *u.choose(&[FloatSpelling::Jdk17, FloatSpelling::Jdk19])?,
+    };
+    Ok((Case { shapes, parts, batch, kinds, compatibility }, key_side, value_side))
+}
+
+/// The expected key and value of each row (`None` for a null key or a tombstone).
+type Expected = Vec<(std::result::Result<Option<kjson_fuzz::expect::Expect>, MustFail>, std::result::Result<Option<kjson_fuzz::expect::Expect>, MustFail>)>;
+
+fn expected(case: &Case, spec: &SinkSpec, key: &SideOptions, value: &SideOptions) -> Expected {
+    let side_columns = |projection: &[usize], names: &[String]| {
+        projection
+            .iter()
+            .zip(names)
+            .map(|(&c, name)| (name.clone(), case.batch.column(c).clone(), &case.shapes[c]))
+            .collect::<Vec<_>>()
+    };
+    let key_columns = spec.key.as_ref().map(|k| side_columns(&k.projection, &k.field_names));
+    let value_columns = side_columns(&spec.value.projection, &spec.value.field_names);
+    let object = |columns: &Vec<(String, ArrayRef, &Shape)>, row: usize, options: &SideOptions| {
+        let borrowed: Vec<(&str, &dyn Array, &Shape)> =
+            columns.iter().map(|(n, a, s)| (n.as_str(), a.as_ref(), *s)).collect();
+        record(&borrowed, row, options).map(Some)
+    };
+    (0..case.batch.num_rows())
+        .map(|row| {
+            let k = match &key_columns {
+                Some(columns) => object(columns, row, key),
+                None => Ok(None),
+            };
+            let kind = case.kinds.as_ref().map_or(RowKind::Insert, |k| RowKind::from_byte(k.value(row)).unwrap());
+            let v = match spec.is_upsert() && kind.is_retraction() {
+                true => Ok(None),
+                false => object(&value_columns, row, value),
+            };
+            (k, v)
+        })
+        .collect()
+}
+
+fn check_record(slab: &kjson_runtime::Slab, row: usize, expected: &Option<kjson_fuzz::expect::Expect>, side: &str) {
+    match (slab.record(row), expected) {
+        (None, None) => {}
+        (Some(bytes), Some(expect)) => {
+            let json: Json = serde_json::from_slice(bytes)
+                .unwrap_or_else(|e| panic!("{side} of row {row} is not JSON ({e}): {}", String::from_utf8_lossy(bytes)));
+            assert!(
+                expect.matches(&json),
+                "{side} of row {row}:\n  wrote    {}\n  expected {expect:?}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        (got, _) => panic!("{side} of row {row}: wrote {got:?}, expected {expected:?}"),
+    }
+}
+
+/// The first row (and side) that must fail, if any.
+fn first_failure(expected: &Expected) -> Option<(usize, &'static str)> {
+    expected.iter().enumerate().find_map(|(row, (k, v))| match (k, v) {
+        (Err(_), _) => Some((row, "key")),
+        (_, Err(_)) => Some((row, "value")),
+        _ => None,
+    })
+}
+
+fn check(case: &Case, spec: &SinkSpec, result: &std::result::Result<KeyValueSlabs, KjsonError>, expected: &Expected) {
+    match (result, first_failure(expected)) {
+        (Ok(slabs), None) => {
+            assert_eq!(slabs.keys.len(), case.batch.num_rows());
+            assert_eq!(slabs.values.len(), case.batch.num_rows());
+            for (row, (k, v)) in expected.iter().enumerate() {
+                check_record(&slabs.keys, row, k.as_ref().unwrap(), "key");
+                check_record(&slabs.values, row, v.as_ref().unwrap(), "value");
+            }
+        }
+        (Err(error), Some((row, side))) => {
+            let at = format!("{side} of row {row}, field");
+            assert!(error.message().starts_with(&at), "expected a failure at `{at}`, got {error}\n{spec:?}\n{:?}\n{:?}", case.batch, case.shapes);
+            assert!(matches!(error, KjsonError::MapNullKey { .. } | KjsonError::Schema { .. }), "{error:?}");
+        }
+        (Ok(_), Some((row, side))) => panic!("{side} of row {row} must fail, the batch encoded: {spec:?}"),
+        (Err(error), None) => panic!("unexpected error {error}\nspec {spec:?}\nschema {:?}", case.batch.schema()),
+    }
+}
+
+fn run(data: &[u8]) -> Result<()> {
+    let mut u = Unstructured::new(data);
+    let (case, key_side, value_side) = case(&mut u)?;
+    let spec = SinkSpec::from_parts(&case.parts)
+        .unwrap_or_else(|e| panic!("generated parts are valid: {e}\n{:?}", case.parts.type_strings));
+    let expected = expected(&case, &spec, &key_side, &value_side);
+    let mut encoder = DynamicEncoder::open(spec.clone(), case.compatibility).expect("open");
+    let first = encoder.encode(&case.batch, case.kinds.as_ref()).cloned();
+    check(&case, &spec, &first, &expected);
+    // The same handle again: an error (or a success) leaves nothing behind.
+    let second = encoder.encode(&case.batch, case.kinds.as_ref()).cloned();
+    match (&first, &second) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.values.bytes, b.values.bytes);
+            assert_eq!(a.keys.bytes, b.keys.bytes);
+            assert_eq!((&a.values.lengths, &a.keys.lengths), (&b.values.lengths, &b.keys.lengths));
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b),
+        _ => panic!("second encode differs: {first:?} then {second:?}"),
+    }
+    Ok(())
+}
+
+fuzz_target!(|data: &[u8]| {
+    let _ = run(data);
+});

@@ -1,0 +1,128 @@
+//! The fingerprint of a normalized [`SinkSpec`]: what decides whether a generated encoder fits a
+//! spec. kjson-codegen stamps it into the generated code and the registry recomputes it at open,
+//! both through this one function, so the two can never disagree on what "the same spec" means.
+//!
+//! Covered: the connector (upsert or not), every physical column (name, Flink type with
+//! nullability), and each side's projection, output names, format and options. Not covered, since
+//! no output byte depends on them: the table name, the primary key beyond the key projection,
+//! computed/metadata columns. Nor is the [`Compatibility`](crate::Compatibility): generated code
+//! takes the Flink version and float spelling at run time, so one encoder per schema serves all.
+use std::fmt::Write;
+
+use crate::options::{JsonOptions, MapNullKeyMode, TimestampFormat};
+use crate::spec::{SideSpec, SinkSpec};
+
+/// Bumped whenever the canonical text or what generated code assumes changes meaning.
+const CANONICAL_VERSION: u32 = 1;
+
+/// One line per fact, names and strings in Rust debug quoting so that no name can forge a line.
+pub fn canonical_spec(spec: &SinkSpec) -> String {
+    let mut text = String::new();
+    let connector = crate::spec_options::connector_identifier(spec.connector);
+    let _ = writeln!(text, "kjson-spec {CANONICAL_VERSION}");
+    let _ = writeln!(text, "connector {connector}");
+    for (index, column) in spec.columns.iter().enumerate() {
+        let _ = writeln!(text, "column {index} {:?} {:?}", column.name, column.data_type.to_string());
+    }
+    match &spec.key {
+        Some(key) => canonical_side(&mut text, "key", key),
+        None => text.push_str("key none\n"),
+    }
+    canonical_side(&mut text, "value", &spec.value);
+    text
+}
+
+fn canonical_side(text: &mut String, label: &str, side: &SideSpec) {
+    let _ = writeln!(text, "{label} format {:?}", side.format);
+    for (column, name) in side.projection.iter().zip(&side.field_names) {
+        let _ = writeln!(text, "{label} field {column} {name:?}");
+    }
+    let _ = writeln!(text, "{label} options {}", canonical_options(&side.options));
+}
+
+fn canonical_options(options: &JsonOptions) -> String {
+    let timestamp = match options.timestamp_format {
+        TimestampFormat::Sql => "SQL",
+        TimestampFormat::Iso8601 => "ISO-8601",
+    };
+    let null_key = match options.map_null_key_mode {
+        MapNullKeyMode::Fail => "FAIL",
+        MapNullKeyMode::Drop => "DROP",
+        MapNullKeyMode::Literal => "LITERAL",
+    };
+    format!(
+        "timestamp={timestamp} map-null-key={null_key} literal={:?} decimal-plain={} ignore-null-fields={}",
+        options.map_null_key_literal, options.encode_decimal_as_plain_number, options.ignore_null_fields
+    )
+}
+
+/// FNV-1a, 64 bits, of the canonical text: stable across builds, platforms and Rust versions
+/// (unlike `std`'s hashers), which a fingerprint baked into generated source needs.
+pub fn spec_fingerprint(spec: &SinkSpec) -> u64 {
+    fnv1a_64(canonical_spec(spec).as_bytes())
+}
+
+pub fn fnv1a_64(bytes: &[u8]) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.iter().fold(OFFSET_BASIS, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(PRIME))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DDL: &str = "CREATE TABLE t (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (\
+        'connector' = 'upsert-kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'x:1', \
+        'key.format' = 'json', 'value.format' = 'json')";
+
+    #[test]
+    fn fnv1a_known_values() {
+        // Published FNV-1a 64 test vectors.
+        assert_eq!(fnv1a_64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a_64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a_64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn canonical_text_lists_columns_sides_and_options() {
+        let spec = SinkSpec::from_ddl(DDL).unwrap();
+        let expected = "kjson-spec 1\nconnector upsert-kafka\n\
+            column 0 \"id\" \"BIGINT NOT NULL\"\ncolumn 1 \"name\" \"STRING\"\n\
+            key format \"json\"\nkey field 0 \"id\"\n\
+            key options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\n\
+            value format \"json\"\nvalue field 0 \"id\"\nvalue field 1 \"name\"\n\
+            value options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\n";
+        assert_eq!(canonical_spec(&spec), expected);
+    }
+
+    #[test]
+    fn every_output_relevant_change_moves_the_fingerprint() {
+        let base = SinkSpec::from_ddl(DDL).unwrap();
+        let fingerprint = spec_fingerprint(&base);
+        let mut renamed_table = base.clone();
+        renamed_table.table_name = "other".into();
+        assert_eq!(spec_fingerprint(&renamed_table), fingerprint, "the table name writes no byte");
+        type Change = Box<dyn Fn(&mut SinkSpec)>;
+        let changes: Vec<Change> = vec![
+            Box::new(|s| s.connector = crate::Connector::Kafka),
+            Box::new(|s| s.columns[1].name = "Name".into()),
+            Box::new(|s| s.columns[1].data_type.nullable = false),
+            Box::new(|s| s.value.field_names[1] = "n".into()),
+            Box::new(|s| s.value.projection = vec![1, 0]),
+            Box::new(|s| s.value.format = "debezium-json".into()),
+            Box::new(|s| s.value.options.ignore_null_fields = true),
+            Box::new(|s| s.value.options.timestamp_format = TimestampFormat::Iso8601),
+            Box::new(|s| s.value.options.encode_decimal_as_plain_number = true),
+            Box::new(|s| s.value.options.map_null_key_mode = MapNullKeyMode::Drop),
+            Box::new(|s| s.value.options.map_null_key_literal = "nil".into()),
+            Box::new(|s| s.key = None),
+            Box::new(|s| s.key.as_mut().unwrap().options.ignore_null_fields = true),
+        ];
+        for (index, change) in changes.iter().enumerate() {
+            let mut spec = base.clone();
+            change(&mut spec);
+            assert_ne!(spec_fingerprint(&spec), fingerprint, "change {index}");
+        }
+    }
+}

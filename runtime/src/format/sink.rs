@@ -1,0 +1,120 @@
+//! Where formatters write: a `Vec<u8>` (growing, one capacity check per write), or a
+//! [`Reserved`] region of capacity set aside beforehand for a whole row segment, where a write
+//! is a store and a bounds check against a length held in a register, and the vector's length
+//! is updated once at the end. Generated row code uses the latter; the dynamic encoder the former.
+use std::mem::MaybeUninit;
+
+/// An append-only byte output.
+pub trait ByteSink {
+    fn put(&mut self, bytes: &[u8]);
+
+    /// Appends the first `keep` bytes of `chunk` (`keep <= N`). Writing all `N` and keeping
+    /// fewer is a fixed-size store, where appending exactly `keep` bytes would call `memcpy`;
+    /// the bytes past `keep` are overwritten by the next write.
+    fn put_chunk<const N: usize>(&mut self, chunk: &[u8; N], keep: usize);
+
+    #[inline(always)]
+    fn put_byte(&mut self, byte: u8) {
+        self.put_chunk(&[byte], 1);
+    }
+}
+
+impl ByteSink for Vec<u8> {
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+
+    #[inline(always)]
+    fn put_chunk<const N: usize>(&mut self, chunk: &[u8; N], keep: usize) {
+        let at = self.len();
+        self.extend_from_slice(chunk);
+        self.truncate(at + keep);
+    }
+
+    #[inline(always)]
+    fn put_byte(&mut self, byte: u8) {
+        self.push(byte);
+    }
+}
+
+/// Capacity reserved for one row segment (see [`with_reserved`]). Writes past the reservation
+/// panic (a wrong bound is a bug, never memory corruption).
+pub struct Reserved<'v> {
+    spare: &'v mut [MaybeUninit<u8>],
+    /// Bytes written; everything before it is initialized.
+    pos: usize,
+}
+
+impl ByteSink for Reserved<'_> {
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        let end = self.pos + bytes.len();
+        copy_into(&mut self.spare[self.pos..end], bytes);
+        self.pos = end;
+    }
+
+    #[inline(always)]
+    fn put_chunk<const N: usize>(&mut self, chunk: &[u8; N], keep: usize) {
+        debug_assert!(keep <= N);
+        copy_into(&mut self.spare[self.pos..self.pos + N], chunk);
+        self.pos += keep.min(N);
+    }
+}
+
+/// `dst.write_copy_of_slice(src)`, which is only stable from Rust 1.93 (a per-byte
+/// `MaybeUninit::write` loop costs 10% more instructions on q0).
+#[inline(always)]
+fn copy_into(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+    assert_eq!(dst.len(), src.len());
+    // SAFETY: `src` is readable and `dst` writable for `src.len()` bytes (the assert), a shared
+    // and a unique borrow cannot overlap, and `MaybeUninit<u8>` has the layout of `u8`.
+    unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) }
+}
+
+/// Reserves `bound` bytes at the end of `out`, lets `write` fill a prefix of them, and makes
+/// what it wrote part of `out`. `bound` must cover every write of `write`, including the full
+/// width of each [`ByteSink::put_chunk`].
+#[inline(always)]
+pub fn with_reserved<R>(out: &mut Vec<u8>, bound: usize, write: impl FnOnce(&mut Reserved<'_>) -> R) -> R {
+    out.reserve(bound);
+    let len = out.len();
+    let mut reserved = Reserved { spare: &mut out.spare_capacity_mut()[..bound], pos: 0 };
+    let result = write(&mut reserved);
+    let written = reserved.pos;
+    // SAFETY: `Reserved` only ever advances `pos` over bytes it has just initialized with
+    // `copy_into` (`dst` and `src` have the same length), and never past `bound`, which `reserve` made spare capacity; so the
+    // first `len + written` bytes of the buffer are initialized and within its capacity.
+    unsafe { out.set_len(len + written) };
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserved_writes_commit_once_and_chunks_keep_their_prefix() {
+        let mut out = b"ab".to_vec();
+        let result = with_reserved(&mut out, 40, |w| {
+            w.put(b"cd");
+            w.put_chunk(b"efghXXXX", 4);
+            w.put_byte(b'i');
+            w.put_chunk(&[b'j'; 32], 1);
+            7
+        });
+        assert_eq!(result, 7);
+        assert_eq!(out, b"abcdefghij");
+        let mut vec_sink = b"ab".to_vec();
+        vec_sink.put_chunk(b"cdYY", 2);
+        vec_sink.put_byte(b'e');
+        assert_eq!(vec_sink, b"abcde");
+    }
+
+    #[test]
+    #[should_panic]
+    fn writing_past_the_bound_panics() {
+        let mut out = Vec::new();
+        with_reserved(&mut out, 4, |w| w.put(b"12345"));
+    }
+}

@@ -1,0 +1,468 @@
+//! Typed column accessors for generated rows: each is made once per batch from a bound
+//! [`Column`], then reads and writes one value per call without matching on the column's type.
+//!
+//! Every typed accessor has `is_null(row)`, `write(out, row, cx)` into any [`ByteSink`] (only
+//! called for a non-null value), and `bound(row)`: the most bytes `write` puts into a
+//! [`crate::format::sink::Reserved`] sink for that row. [`Values`] (the generic writers) writes
+//! into the `Vec` itself and returns a [`WriteResult`], as its values can fail.
+use arrow::array::{Array, BooleanArray, GenericStringArray};
+use arrow::buffer::NullBuffer;
+use arrow::datatypes::TimeUnit;
+
+use crate::bind::{ByteValues, Column, Prim};
+use crate::error::{KjsonError, Result};
+use crate::float;
+use crate::format::sink::ByteSink;
+use crate::format::{self, base64, decimal, escape, temporal};
+use crate::write::{timestamp_parts, write_value, WriteContext, WriteResult};
+
+#[cold]
+fn wrong_column(expected: &str, found: &Column<'_>) -> KjsonError {
+    let found = match found {
+        Column::Boolean(_) => "Boolean",
+        Column::I8(_) | Column::I16(_) | Column::I32(_) | Column::I64(_) => "integer",
+        Column::F32(_) | Column::F64(_) => "float",
+        Column::Decimal(..) => "decimal",
+        Column::Str(..) => "string",
+        Column::Bytes(..) => "binary",
+        Column::Date32(_) | Column::Date64(_) => "date",
+        Column::Time32 { .. } | Column::Time64 { .. } => "time",
+        Column::Timestamp { .. } => "timestamp",
+        Column::DayTime(_) | Column::Duration { .. } => "interval",
+        Column::List { .. } | Column::Map { .. } | Column::Row { .. } => "nested",
+    };
+    KjsonError::schema(format!("internal: generated code expects a {expected} column, the plan bound a {found} one"))
+}
+
+/// Makes an accessor from a bound column, checking it is the kind the accessor reads.
+pub trait BindColumn<'a>: Sized {
+    fn bind(column: &'a Column<'a>) -> Result<Self>;
+}
+
+#[inline(always)]
+fn null_at(nulls: Option<&NullBuffer>, row: usize) -> bool {
+    nulls.is_some_and(|n| n.is_null(row))
+}
+
+pub struct Bools<'a> {
+    array: &'a BooleanArray,
+}
+
+impl<'a> BindColumn<'a> for Bools<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        match column {
+            Column::Boolean(array) => Ok(Bools { array }),
+            other => Err(wrong_column("BOOLEAN", other)),
+        }
+    }
+}
+
+impl Bools<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        self.array.is_null(row)
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, _: usize) -> usize {
+        5
+    }
+
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
+        format::write_bool(out, self.array.value(row));
+    }
+}
+
+/// Integer types the accessors read; sealed to the four Arrow widths.
+pub trait IntValue: Into<i64> + Copy + 'static {
+    fn values<'a>(column: &'a Column<'a>) -> Option<Prim<'a, Self>>;
+}
+
+macro_rules! int_value {
+    ($t:ty, $variant:ident) => {
+        impl IntValue for $t {
+            #[inline]
+            fn values<'a>(column: &'a Column<'a>) -> Option<Prim<'a, $t>> {
+                match column {
+                    Column::$variant(p) => Some(*p),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+int_value!(i8, I8);
+int_value!(i16, I16);
+int_value!(i32, I32);
+int_value!(i64, I64);
+
+/// TINYINT, SMALLINT, INT, BIGINT and INTERVAL YEAR TO MONTH.
+pub struct Ints<'a, T> {
+    values: Prim<'a, T>,
+}
+
+impl<'a, T: IntValue> BindColumn<'a> for Ints<'a, T> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        T::values(column).map(|values| Ints { values }).ok_or_else(|| wrong_column(std::any::type_name::<T>(), column))
+    }
+}
+
+impl<T: IntValue> Ints<'_, T> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        null_at(self.values.nulls, row)
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, _: usize) -> usize {
+        format::INT_BOUND
+    }
+
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
+        format::write_int(out, self.values.values[row]);
+    }
+}
+
+/// FLOAT and DOUBLE: Java's spelling is written into a scratch buffer (reused across rows),
+/// then copied.
+pub struct Floats<'a, T> {
+    values: Prim<'a, T>,
+    scratch: Vec<u8>,
+}
+
+/// `"-Infinity"` and the longest `Double.toString` (24 bytes, `-2.2250738585072014E-308`) fit
+/// with room to spare.
+const FLOAT_BOUND: usize = 48;
+
+pub type Floats32<'a> = Floats<'a, f32>;
+pub type Floats64<'a> = Floats<'a, f64>;
+
+impl<'a> BindColumn<'a> for Floats<'a, f32> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        match column {
+            Column::F32(values) => Ok(Floats { values: *values, scratch: Vec::with_capacity(FLOAT_BOUND) }),
+            other => Err(wrong_column("FLOAT", other)),
+        }
+    }
+}
+
+impl<'a> BindColumn<'a> for Floats<'a, f64> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        match column {
+            Column::F64(values) => Ok(Floats { values: *values, scratch: Vec::with_capacity(FLOAT_BOUND) }),
+            other => Err(wrong_column("DOUBLE", other)),
+        }
+    }
+}
+
+impl<T: Copy> Floats<'_, T> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        null_at(self.values.nulls, row)
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, _: usize) -> usize {
+        FLOAT_BOUND
+    }
+}
+
+impl Floats<'_, f32> {
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
+        self.scratch.clear();
+        float::write_f32_json(&mut self.scratch, self.values.values[row], cx.compatibility.float_spelling);
+        out.put(&self.scratch);
+    }
+}
+
+impl Floats<'_, f64> {
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
+        self.scratch.clear();
+        float::write_f64_json(&mut self.scratch, self.values.values[row], cx.compatibility.float_spelling);
+        out.put(&self.scratch);
+    }
+}
+
+/// DECIMAL, through a scratch buffer like [`Floats`].
+pub struct Decimals<'a> {
+    values: Prim<'a, i128>,
+    scale: u8,
+    scratch: Vec<u8>,
+}
+
+impl<'a> BindColumn<'a> for Decimals<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        match column {
+            Column::Decimal(values, scale) => {
+                Ok(Decimals { values: *values, scale: *scale, scratch: Vec::with_capacity(decimal_bound(*scale)) })
+            }
+            other => Err(wrong_column("DECIMAL", other)),
+        }
+    }
+}
+
+/// Sign, 39 digits of an `i128`, `0.`, and as many zeros as the scale (plain form); the
+/// scientific form is at most 45 bytes. With room to spare.
+const fn decimal_bound(scale: u8) -> usize {
+    64 + scale as usize
+}
+
+impl Decimals<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        null_at(self.values.nulls, row)
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, _: usize) -> usize {
+        decimal_bound(self.scale)
+    }
+
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
+        let plain = cx.options.encode_decimal_as_plain_number;
+        self.scratch.clear();
+        decimal::write_decimal(
+            &mut self.scratch,
+            self.values.values[row],
+            self.scale,
+            plain,
+            cx.compatibility.flink_version,
+        );
+        out.put(&self.scratch);
+    }
+}
+
+/// How a string column's values are read this batch.
+enum StringLayout<'a> {
+    /// Utf8 with no byte that needs escaping anywhere in the batch's value buffer: each value is
+    /// copied between quotes as it is.
+    Clean { offsets: &'a [i32], data: &'a [u8] },
+    /// Utf8 with something to escape somewhere.
+    Utf8(&'a GenericStringArray<i32>),
+    /// Any other layout (large, view, binary decoded lossily).
+    Other(&'a ByteValues<'a>),
+}
+
+/// CHAR and VARCHAR.
+pub struct Strings<'a> {
+    layout: StringLayout<'a>,
+    nulls: Option<&'a NullBuffer>,
+}
+
+impl<'a> BindColumn<'a> for Strings<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        let Column::Str(values, nulls) = column else { return Err(wrong_column("string", column)) };
+        let layout = match values {
+            ByteValues::Utf8(array) => {
+                let offsets = array.value_offsets();
+                let data = array.value_data();
+                let (first, last) = (offsets[0] as usize, offsets[offsets.len() - 1] as usize);
+                if escape::needs_escape(&data[first..last]) {
+                    StringLayout::Utf8(array)
+                } else {
+                    StringLayout::Clean { offsets, data }
+                }
+            }
+            other => StringLayout::Other(other),
+        };
+        Ok(Strings { layout, nulls: *nulls })
+    }
+}
+
+impl Strings<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        null_at(self.nulls, row)
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, row: usize) -> usize {
+        match &self.layout {
+            StringLayout::Clean { offsets, .. } => (offsets[row + 1] - offsets[row]) as usize + 2 + CLEAN_CHUNK,
+            StringLayout::Utf8(array) => escape::quoted_bound(array.value_length(row) as usize),
+            StringLayout::Other(values) => escape::quoted_bound(values.bytes(row).len()),
+        }
+    }
+
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
+        match &self.layout {
+            StringLayout::Clean { offsets, data } => {
+                write_clean(out, data, offsets[row] as usize, offsets[row + 1] as usize)
+            }
+            StringLayout::Utf8(array) => escape::write_json_str_to(out, array.value(row)),
+            StringLayout::Other(ByteValues::Utf8(a)) => escape::write_json_str_to(out, a.value(row)),
+            StringLayout::Other(ByteValues::LargeUtf8(a)) => escape::write_json_str_to(out, a.value(row)),
+            StringLayout::Other(ByteValues::Utf8View(a)) => escape::write_json_str_to(out, a.value(row)),
+            StringLayout::Other(values) => escape::write_json_bytes_lossy_to(out, values.bytes(row)),
+        }
+    }
+}
+
+/// Bytes a clean value is copied in (and the most it writes past its end).
+const CLEAN_CHUNK: usize = 16;
+
+/// `"` + `data[start..end]` + `"`, in fixed-size chunks read from the column's value buffer
+/// (past the value's end where the buffer allows): no `memcpy` call per value.
+#[inline(always)]
+fn write_clean<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize) {
+    out.put_byte(b'"');
+    let mut at = start;
+    while at < end {
+        match data[at..].first_chunk::<CLEAN_CHUNK>() {
+            Some(chunk) => {
+                let keep = (end - at).min(CLEAN_CHUNK);
+                out.put_chunk(chunk, keep);
+                at += keep;
+            }
+            None => {
+                out.put(&data[at..end]);
+                break;
+            }
+        }
+    }
+    out.put_byte(b'"');
+}
+
+/// BINARY and VARBINARY, as Base64.
+pub struct Binaries<'a> {
+    values: &'a ByteValues<'a>,
+    nulls: Option<&'a NullBuffer>,
+}
+
+impl<'a> BindColumn<'a> for Binaries<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        match column {
+            Column::Bytes(values, nulls) => Ok(Binaries { values, nulls: *nulls }),
+            other => Err(wrong_column("binary", other)),
+        }
+    }
+}
+
+impl Binaries<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        null_at(self.nulls, row)
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, row: usize) -> usize {
+        base64::base64_len(self.values.bytes(row).len()) + 2
+    }
+
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
+        base64::write_base64_json_to(out, self.values.bytes(row));
+    }
+}
+
+/// DATE from Date32 (days) or Date64 (milliseconds), with the last day's text cached.
+pub struct Dates<'a> {
+    days: Option<Prim<'a, i32>>,
+    millis: Option<Prim<'a, i64>>,
+    cache: temporal::DayCache,
+}
+
+impl<'a> BindColumn<'a> for Dates<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        let cache = temporal::DayCache::new();
+        match column {
+            Column::Date32(p) => Ok(Dates { days: Some(*p), millis: None, cache }),
+            Column::Date64(p) => Ok(Dates { days: None, millis: Some(*p), cache }),
+            other => Err(wrong_column("DATE", other)),
+        }
+    }
+}
+
+impl Dates<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        match (&self.days, &self.millis) {
+            (Some(p), _) => null_at(p.nulls, row),
+            (_, Some(p)) => null_at(p.nulls, row),
+            _ => false,
+        }
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, _: usize) -> usize {
+        temporal::DATE_BOUND
+    }
+
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
+        let day = match (&self.days, &self.millis) {
+            (Some(p), _) => i64::from(p.values[row]),
+            (_, Some(p)) => p.values[row].div_euclid(86_400_000),
+            _ => return,
+        };
+        temporal::write_date_json_to(out, &mut self.cache, day);
+    }
+}
+
+/// TIMESTAMP and TIMESTAMP_LTZ of any Arrow unit, with the last value's and second's text cached.
+pub struct Timestamps<'a> {
+    values: Prim<'a, i64>,
+    unit: TimeUnit,
+    ltz: bool,
+    cache: temporal::SecondCache,
+}
+
+impl<'a> BindColumn<'a> for Timestamps<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        match column {
+            Column::Timestamp { values, unit, ltz } => {
+                Ok(Timestamps { values: *values, unit: *unit, ltz: *ltz, cache: temporal::SecondCache::new() })
+            }
+            other => Err(wrong_column("TIMESTAMP", other)),
+        }
+    }
+}
+
+impl Timestamps<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        null_at(self.values.nulls, row)
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, _: usize) -> usize {
+        temporal::TIMESTAMP_BOUND
+    }
+
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
+        let (millis, nanos) = timestamp_parts(self.values.values[row], self.unit);
+        let format = cx.options.timestamp_format;
+        temporal::write_timestamp_json_by_second(out, &mut self.cache, millis, nanos, format, self.ltz);
+    }
+}
+
+/// Any other value (TIME, INTERVAL DAY TO SECOND, ARRAY, MAP, MULTISET, ROW) through the
+/// dynamic encoder's generic writers, straight into the `Vec`.
+pub struct Values<'a> {
+    column: &'a Column<'a>,
+}
+
+impl<'a> BindColumn<'a> for Values<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        Ok(Values { column })
+    }
+}
+
+impl Values<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        self.column.is_null(row)
+    }
+
+    #[inline(always)]
+    pub fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
+        write_value(cx, out, self.column, row)
+    }
+}

@@ -1,0 +1,59 @@
+//! The encoder registry: the generated encoders compiled into this build (from `schemas/` and
+//! `$KJSON_SCHEMAS_DIR`, see `build.rs`), keyed by the fingerprint of their normalized spec.
+//! [`crate::Encoder::open`] looks a spec up here and falls back to the dynamic encoder.
+use kjson_runtime::encoder::BatchEncoder;
+use kjson_runtime::fingerprint::{canonical_spec, spec_fingerprint};
+use kjson_runtime::generated::{GeneratedEncoder, GeneratedSchema};
+use kjson_runtime::{Compatibility, Result, SinkSpec};
+
+/// Opens a generated encoder for a spec that matches it.
+type OpenFn = fn(SinkSpec, Compatibility) -> Result<Box<dyn BatchEncoder>>;
+
+/// One generated encoder of this build.
+pub struct GeneratedEntry {
+    /// The schema file it was generated from, e.g. `schemas/q0.sql`.
+    pub origin: &'static str,
+    /// The generated type, e.g. `NexmarkQ0`.
+    pub type_name: &'static str,
+    pub fingerprint: u64,
+    pub canonical_spec: &'static str,
+    open: OpenFn,
+}
+
+impl GeneratedEntry {
+    pub const fn of<S: GeneratedSchema>(origin: &'static str, type_name: &'static str) -> GeneratedEntry {
+        GeneratedEntry {
+            origin,
+            type_name,
+            fingerprint: S::FINGERPRINT,
+            canonical_spec: S::CANONICAL_SPEC,
+            open: open_generated::<S>,
+        }
+    }
+
+    pub fn open(&self, spec: SinkSpec, compatibility: Compatibility) -> Result<Box<dyn BatchEncoder>> {
+        (self.open)(spec, compatibility)
+    }
+}
+
+fn open_generated<S: GeneratedSchema>(spec: SinkSpec, compatibility: Compatibility) -> Result<Box<dyn BatchEncoder>> {
+    Ok(Box::new(GeneratedEncoder::<S>::open(spec, compatibility)?))
+}
+
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/kjson_generated/registry.rs"));
+}
+
+/// Every generated encoder of this build, in schema-file order.
+pub fn generated_schemas() -> &'static [GeneratedEntry] {
+    generated::SCHEMAS
+}
+
+/// The generated encoder whose spec is exactly `spec` (fingerprint, then canonical text).
+pub fn lookup(spec: &SinkSpec) -> Option<&'static GeneratedEntry> {
+    let fingerprint = spec_fingerprint(spec);
+    let mut candidates = generated_schemas().iter().filter(|e| e.fingerprint == fingerprint).peekable();
+    candidates.peek()?;
+    let canonical = canonical_spec(spec);
+    candidates.find(|e| e.canonical_spec == canonical)
+}
