@@ -23,8 +23,9 @@ fi
 
 cd "$ROOT/fuzz"
 # -a: debug assertions and overflow checks on, so wrong lengths and overflows are crashes too.
+# 16 codegen units: builds in about half the time, runs a little slower (the budget is the build).
 echo "fuzz: building (address sanitizer, debug assertions)"
-cargo +nightly fuzz build -a
+cargo +nightly fuzz build -a --codegen-units 16
 built=$(date +%s)
 
 scratch="$ROOT/fuzz/corpus-tmp"
@@ -38,7 +39,7 @@ for target in $(cargo +nightly fuzz list); do
   log="$scratch/$target.log"
   echo "fuzz: $target for ${SECONDS_EACH} s"
   # The scratch directory comes first: libFuzzer adds new inputs to the first corpus only.
-  if cargo +nightly fuzz run -a "$target" "$work" "corpus/$target" -- \
+  if cargo +nightly fuzz run -a --codegen-units 16 "$target" "$work" "corpus/$target" -- \
       -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
       -print_final_stats=1 >"$log" 2>&1; then
     status=ok

@@ -28,9 +28,8 @@ stage() {
 stage rust-tests cargo test --release --workspace
 stage float-parity scripts/float-parity.sh
 stage flink-parity scripts/parity.sh
-if [[ -f jvm/kjson-flink/pom.xml ]]; then
-  stage jvm-tests mvn -q -f jvm/pom.xml -pl kjson-flink -am verify
-fi
+stage jvm-tests mvn -q -f jvm/pom.xml -pl kjson-flink -am verify
+stage flink-sql-kafka-tests mvn -q -f jvm/pom.xml -pl kjson-flink-sql -am verify
 
 echo
 if (( failed > 0 )); then

@@ -33,7 +33,11 @@ pub fn read_batches(path: &Path) -> Result<BatchIter, String> {
             // SAFETY: every batch is relabelled and fully validated in `revalidate` before use.
             reader = unsafe { reader.with_skip_validation(true) };
         }
-        Ok(Box::new(Guarded { batches: reader.map(move |b| b.map_err(&fail).and_then(revalidate)), shown, failed: false }))
+        Ok(Box::new(Guarded {
+            batches: reader.map(move |b| b.map_err(&fail).and_then(revalidate)),
+            shown,
+            failed: false,
+        }))
     } else {
         let mut reader = guarded(&shown, || StreamReader::try_new(BufReader::new(file), None))?
             .map_err(|e| format!("{shown} is neither an Arrow IPC file nor an IPC stream: {e}"))?;
@@ -41,7 +45,11 @@ pub fn read_batches(path: &Path) -> Result<BatchIter, String> {
             // SAFETY: as above, `revalidate` fully validates every batch.
             reader = unsafe { reader.with_skip_validation(true) };
         }
-        Ok(Box::new(Guarded { batches: reader.map(move |b| b.map_err(&fail).and_then(revalidate)), shown, failed: false }))
+        Ok(Box::new(Guarded {
+            batches: reader.map(move |b| b.map_err(&fail).and_then(revalidate)),
+            shown,
+            failed: false,
+        }))
     }
 }
 

@@ -7,8 +7,8 @@ use std::process::Command;
 use std::sync::Arc;
 
 use arrow::array::{
-    make_array, new_empty_array, Array, ArrayData, ArrayRef, BinaryArray, Int32Array, Int64Array, Int8Array, LargeStringArray,
-    ListArray, RecordBatch, StringArray, StructArray, Time32MillisecondArray,
+    make_array, new_empty_array, Array, ArrayData, ArrayRef, BinaryArray, Int32Array, Int64Array, Int8Array,
+    LargeStringArray, ListArray, RecordBatch, StringArray, StructArray, Time32MillisecondArray,
 };
 use arrow::buffer::{Buffer, OffsetBuffer};
 use arrow::datatypes::{DataType, Field, Fields, Int32Type, Schema};
@@ -16,9 +16,10 @@ use arrow::ffi::{from_ffi, to_ffi};
 use arrow::ipc::writer::{FileWriter, StreamWriter};
 use kjson::Encoder;
 use kjson_runtime::validate::validate_batch;
-use kjson_runtime::{Compatibility, KjsonError, Slab, SinkSpec};
+use kjson_runtime::{Compatibility, KjsonError, SinkSpec, Slab};
 
-const WITH: &str = "'connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json'";
+const WITH: &str =
+    "'connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json'";
 
 fn ddl(columns: &str) -> String {
     format!("CREATE TABLE t ({columns}) WITH ({WITH})")
@@ -62,10 +63,8 @@ fn assert_still_correct(encoder: &mut Encoder) {
 #[test]
 fn schema_mismatch_names_the_column_and_both_types() {
     let mut encoder = encoder(ID_NAME);
-    let wrong = batch(vec![
-        ("id", Arc::new(Int32Array::from(vec![1]))),
-        ("name", Arc::new(StringArray::from(vec!["a"]))),
-    ]);
+    let wrong =
+        batch(vec![("id", Arc::new(Int32Array::from(vec![1]))), ("name", Arc::new(StringArray::from(vec!["a"])))]);
     let error = encoder.encode(&wrong, None).unwrap_err();
     assert!(matches!(error, KjsonError::Schema { .. }), "{error:?}");
     for part in ["column `id`", "BIGINT", "Int64", "found Arrow type Int32"] {
@@ -76,7 +75,10 @@ fn schema_mismatch_names_the_column_and_both_types() {
     let mut encoder = self::encoder(ID_NAME);
     let one_column = batch(vec![("id", Arc::new(Int64Array::from(vec![1])))]);
     let error = encoder.encode(&one_column, None).unwrap_err();
-    assert!(error.message().contains("2 physical columns (id, name)") && error.message().contains("1 columns (id)"), "{error}");
+    assert!(
+        error.message().contains("2 physical columns (id, name)") && error.message().contains("1 columns (id)"),
+        "{error}"
+    );
     assert_still_correct(&mut encoder);
 }
 
@@ -89,7 +91,9 @@ fn nested_mismatch_names_the_field_path() {
     ]);
     let tags = ListArray::from_iter_primitive::<Int32Type, _, _>(vec![Some(vec![Some(1)])]);
     let row = StructArray::new(fields, vec![Arc::new(Int32Array::from(vec![1])), Arc::new(tags)], None);
-    let error = encoder.encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![1]))), ("r", Arc::new(row))]), None).unwrap_err();
+    let error = encoder
+        .encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![1]))), ("r", Arc::new(row))]), None)
+        .unwrap_err();
     assert!(error.message().starts_with("column `r.tags[]`: expected Flink type STRING"), "{error}");
 }
 
@@ -97,16 +101,10 @@ fn nested_mismatch_names_the_field_path() {
 fn a_later_batch_with_another_schema_is_refused_and_the_plan_kept() {
     let mut encoder = encoder(ID_NAME);
     assert_still_correct(&mut encoder);
-    let large = batch(vec![
-        ("id", Arc::new(Int64Array::from(vec![7]))),
-        ("name", Arc::new(LargeStringArray::from(vec!["x"]))),
-    ]);
+    let large =
+        batch(vec![("id", Arc::new(Int64Array::from(vec![7]))), ("name", Arc::new(LargeStringArray::from(vec!["x"])))]);
     let error = encoder.encode(&large, None).unwrap_err();
-    assert_eq!(
-        error.message(),
-        "column `name`: Arrow type changed from Utf8 (first batch) to LargeUtf8",
-        "{error}"
-    );
+    assert_eq!(error.message(), "column `name`: Arrow type changed from Utf8 (first batch) to LargeUtf8", "{error}");
     assert_still_correct(&mut encoder);
 }
 
@@ -137,12 +135,15 @@ fn binary_declared_string_decodes_invalid_utf8_as_java() {
 #[test]
 fn binary_map_keys_merge_as_the_java_strings_they_decode_to() {
     let mut encoder = encoder("id BIGINT, m MAP<STRING, INT>");
-    let entries = Fields::from(vec![Field::new("key", DataType::Binary, false), Field::new("value", DataType::Int32, true)]);
+    let entries =
+        Fields::from(vec![Field::new("key", DataType::Binary, false), Field::new("value", DataType::Int32, true)]);
     let keys = BinaryArray::from(vec![&b"\xff"[..], b"k", b"\xfe", b"\xed\xa0\x80", b"\xed\xa0"]);
-    let kv = StructArray::new(entries.clone(), vec![Arc::new(keys), Arc::new(Int32Array::from(vec![1, 2, 3, 4, 5]))], None);
+    let kv =
+        StructArray::new(entries.clone(), vec![Arc::new(keys), Arc::new(Int32Array::from(vec![1, 2, 3, 4, 5]))], None);
     let field = Arc::new(Field::new("entries", DataType::Struct(entries), false));
     let map = arrow::array::MapArray::new(field, OffsetBuffer::from_lengths([5]), kv, None, false);
-    let slabs = encoder.encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![1]))), ("m", Arc::new(map))]), None).unwrap();
+    let slabs =
+        encoder.encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![1]))), ("m", Arc::new(map))]), None).unwrap();
     assert_eq!(values(&slabs.values), vec![Some("{\"id\":1,\"m\":{\"\u{FFFD}\":5,\"k\":2}}".to_string())]);
 }
 
@@ -244,7 +245,8 @@ fn broken_arrow_data_is_refused_by_validation_before_encoding() {
     ];
     let mut encoder = encoder(ID_NAME);
     for (offsets, bytes, what) in cases {
-        let broken = batch(vec![("id", Arc::new(Int64Array::from(vec![1, 2]))), ("name", unchecked_utf8(offsets, bytes))]);
+        let broken =
+            batch(vec![("id", Arc::new(Int64Array::from(vec![1, 2]))), ("name", unchecked_utf8(offsets, bytes))]);
         match validate_batch(&broken, None) {
             Err(error) => {
                 assert!(error.message().starts_with("column `name`: invalid Arrow data:"), "{what}: {error}");
@@ -293,7 +295,8 @@ fn row_kind_arrays_that_do_not_fit_are_refused() {
 #[test]
 fn data_errors_name_the_row_and_field_and_leave_the_encoder_usable() {
     let mut maps = encoder("id BIGINT, m MAP<STRING, INT>");
-    let entries = Fields::from(vec![Field::new("key", DataType::Utf8, true), Field::new("value", DataType::Int32, true)]);
+    let entries =
+        Fields::from(vec![Field::new("key", DataType::Utf8, true), Field::new("value", DataType::Int32, true)]);
     let kv = StructArray::new(
         entries.clone(),
         vec![Arc::new(StringArray::from(vec![Some("k"), None])), Arc::new(Int32Array::from(vec![1, 2]))],
@@ -308,10 +311,13 @@ fn data_errors_name_the_row_and_field_and_leave_the_encoder_usable() {
 
     let mut times = encoder("id BIGINT, t TIME(3)");
     let late = Time32MillisecondArray::from(vec![0, 86_400_000]);
-    let error = times.encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![1, 2]))), ("t", Arc::new(late))]), None).unwrap_err();
+    let error = times
+        .encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![1, 2]))), ("t", Arc::new(late))]), None)
+        .unwrap_err();
     assert_eq!(error.message(), "value of row 1, field `t`: TIME value of 86400000 ms is outside one day");
     let fine = Time32MillisecondArray::from(vec![1]);
-    let slabs = times.encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![5]))), ("t", Arc::new(fine))]), None).unwrap();
+    let slabs =
+        times.encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![5]))), ("t", Arc::new(fine))]), None).unwrap();
     assert_eq!(values(&slabs.values), vec![Some(r#"{"id":5,"t":"00:00:00.001"}"#.into())]);
 }
 
@@ -395,7 +401,8 @@ fn assert_clean_failure(result: &(Option<i32>, String, Option<String>), what: &s
 #[test]
 fn cli_refuses_schema_mismatch_and_corrupt_input_cleanly() {
     let dir = temp_dir("cli");
-    let wrong = batch(vec![("id", Arc::new(Int32Array::from(vec![1]))), ("name", Arc::new(StringArray::from(vec!["a"])))]);
+    let wrong =
+        batch(vec![("id", Arc::new(Int32Array::from(vec![1]))), ("name", Arc::new(StringArray::from(vec!["a"])))]);
     let result = cli_encode(&dir, ID_NAME, &ipc_file(&[wrong]));
     assert_clean_failure(&result, "schema mismatch");
     assert!(result.1.contains("column `id`: expected Flink type BIGINT"), "{}", result.1);
@@ -403,11 +410,17 @@ fn cli_refuses_schema_mismatch_and_corrupt_input_cleanly() {
     let good = ipc_file(&[good_batch()]);
     let mut truncated = good.clone();
     truncated.truncate(good.len() / 2);
-    for (input, what) in [(Vec::new(), "empty file"), (b"not arrow at all".to_vec(), "garbage"), (truncated, "truncated file")] {
+    for (input, what) in
+        [(Vec::new(), "empty file"), (b"not arrow at all".to_vec(), "garbage"), (truncated, "truncated file")]
+    {
         assert_clean_failure(&cli_encode(&dir, ID_NAME, &input), what);
     }
     let (code, stderr, values) = cli_encode(&dir, ID_NAME, &good);
-    assert_eq!((code, values.as_deref()), (Some(0), Some("{\"id\":1,\"name\":\"a\\\"b\"}\n{\"id\":2,\"name\":null}\n")), "{stderr}");
+    assert_eq!(
+        (code, values.as_deref()),
+        (Some(0), Some("{\"id\":1,\"name\":\"a\\\"b\"}\n{\"id\":2,\"name\":null}\n")),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -437,7 +450,10 @@ fn cli_writes_zero_rows_and_lossy_binary() {
     ]);
     let (code, stderr, values) = cli_encode(&dir, ID_NAME, &ipc_file(&[empty]));
     assert_eq!((code, values.as_deref()), (Some(0), Some("")), "{stderr}");
-    let binary = batch(vec![("id", Arc::new(Int64Array::from(vec![1]))), ("name", Arc::new(BinaryArray::from(vec![&b"a\xffb"[..]])))]);
+    let binary = batch(vec![
+        ("id", Arc::new(Int64Array::from(vec![1]))),
+        ("name", Arc::new(BinaryArray::from(vec![&b"a\xffb"[..]]))),
+    ]);
     let (code, stderr, values) = cli_encode(&dir, ID_NAME, &ipc_stream(&[binary]));
     assert_eq!((code, values.as_deref()), (Some(0), Some("{\"id\":1,\"name\":\"a\u{FFFD}b\"}\n")), "{stderr}");
 }
@@ -456,7 +472,9 @@ fn flipped_bytes_in_ipc_input_never_panic() {
     let (mut errors, mut decoded) = (0, 0);
     // An input on which arrow's IPC reader asserts (a caught panic, reported as corrupt input).
     let mut reader_panic: Option<Vec<u8>> = None;
-    for (format, input) in [("file", ipc_file(&[nested.clone()])), ("stream", ipc_stream(&[nested.clone(), nested.clone()]))] {
+    for (format, input) in
+        [("file", ipc_file(&[nested.clone()])), ("stream", ipc_stream(&[nested.clone(), nested.clone()]))]
+    {
         for at in 0..input.len() {
             // Every byte inverted, every third byte's low bit flipped too.
             let flips: &[u8] = if at % 3 == 0 { &[0xFF, 0x01] } else { &[0xFF] };
@@ -469,7 +487,8 @@ fn flipped_bytes_in_ipc_input_never_panic() {
                     Err(_) => panics.push(format!("{format} byte {at} ^ {flip:#04x}")),
                     Ok(Err(error)) => {
                         errors += 1;
-                        if error.contains("is a corrupt Arrow IPC input (the reader failed:") && reader_panic.is_none() {
+                        if error.contains("is a corrupt Arrow IPC input (the reader failed:") && reader_panic.is_none()
+                        {
                             reader_panic = Some(corrupt);
                         }
                     }
@@ -520,10 +539,17 @@ fn validation_cost() {
     let inner = Fields::from(vec![Field::new("x", DataType::Int64, true), Field::new("s", DataType::Utf8, true)]);
     let row = StructArray::new(
         inner,
-        vec![Arc::new(Int64Array::from_iter_values(0..ROWS as i64)), Arc::new(StringArray::from_iter_values((0..ROWS).map(|_| text)))],
+        vec![
+            Arc::new(Int64Array::from_iter_values(0..ROWS as i64)),
+            Arc::new(StringArray::from_iter_values((0..ROWS).map(|_| text))),
+        ],
         None,
     );
-    let nested = batch(vec![("id", Arc::new(Int64Array::from_iter_values(0..ROWS as i64))), ("tags", Arc::new(tags)), ("r", Arc::new(row))]);
+    let nested = batch(vec![
+        ("id", Arc::new(Int64Array::from_iter_values(0..ROWS as i64))),
+        ("tags", Arc::new(tags)),
+        ("r", Arc::new(row)),
+    ]);
     let cases = [
         (flat, "a BIGINT, b BIGINT, c BIGINT, d BIGINT, e STRING"),
         (nested, "id BIGINT, tags ARRAY<INT>, r ROW<x BIGINT, s STRING>"),

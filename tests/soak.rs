@@ -6,8 +6,8 @@
 use std::sync::{Arc, Mutex};
 
 use arrow::array::{
-    ArrayRef, BinaryArray, BooleanArray, Date32Array, Decimal128Array, Float64Array, Int32Array, Int64Array,
-    Int8Array, ListArray, MapArray, RecordBatch, StringArray, StructArray, TimestampMillisecondArray,
+    ArrayRef, BinaryArray, BooleanArray, Date32Array, Decimal128Array, Float64Array, Int32Array, Int64Array, Int8Array,
+    ListArray, MapArray, RecordBatch, StringArray, StructArray, TimestampMillisecondArray,
 };
 use arrow::buffer::{NullBuffer, OffsetBuffer};
 use arrow::datatypes::{DataType as ArrowType, Field, Fields, Schema};
@@ -42,7 +42,9 @@ fn column(ty: &DataType, rows: usize, rng: &mut Rng) -> (ArrowType, ArrayRef) {
     use LogicalType as L;
     let validity = nulls(rng, rows);
     let array: ArrayRef = match &ty.logical {
-        L::BigInt => Arc::new(Int64Array::new((0..rows).map(|_| rng.next() as i64 >> rng.below(60)).collect(), validity)),
+        L::BigInt => {
+            Arc::new(Int64Array::new((0..rows).map(|_| rng.next() as i64 >> rng.below(60)).collect(), validity))
+        }
         L::Int => Arc::new(Int32Array::new((0..rows).map(|_| rng.next() as i32).collect(), validity)),
         L::Boolean => Arc::new(BooleanArray::new((0..rows).map(|_| rng.below(2) == 0).collect(), validity)),
         L::Double => Arc::new(Float64Array::new((0..rows).map(|_| f64::from_bits(rng.next())).collect(), validity)),
@@ -59,9 +61,9 @@ fn column(ty: &DataType, rows: usize, rng: &mut Rng) -> (ArrowType, ArrayRef) {
         L::VarChar { .. } => Arc::new(StringArray::from_iter(
             (0..rows).map(|r| validity.as_ref().is_none_or(|n| n.is_valid(r)).then(|| WORDS[rng.below(8) as usize])),
         )),
-        L::VarBinary { .. } => Arc::new(BinaryArray::from_iter(
-            (0..rows).map(|r| validity.as_ref().is_none_or(|n| n.is_valid(r)).then(|| WORDS[rng.below(8) as usize].as_bytes())),
-        )),
+        L::VarBinary { .. } => Arc::new(BinaryArray::from_iter((0..rows).map(|r| {
+            validity.as_ref().is_none_or(|n| n.is_valid(r)).then(|| WORDS[rng.below(8) as usize].as_bytes())
+        }))),
         L::Array(element) => {
             let lengths: Vec<usize> = (0..rows).map(|_| rng.below(4) as usize).collect();
             let (item, values) = column(element, lengths.iter().sum(), rng);
@@ -73,7 +75,8 @@ fn column(ty: &DataType, rows: usize, rng: &mut Rng) -> (ArrowType, ArrayRef) {
             let total = lengths.iter().sum();
             let keys = StringArray::from_iter_values((0..total).map(|_| WORDS[rng.below(8) as usize]));
             let (value_type, values) = column(value, total, rng);
-            let kv = Fields::from(vec![Field::new("key", ArrowType::Utf8, false), Field::new("value", value_type, true)]);
+            let kv =
+                Fields::from(vec![Field::new("key", ArrowType::Utf8, false), Field::new("value", value_type, true)]);
             let entries = StructArray::new(kv.clone(), vec![Arc::new(keys), values], None);
             let field = Arc::new(Field::new("entries", ArrowType::Struct(kv), false));
             Arc::new(MapArray::new(field, OffsetBuffer::from_lengths(lengths), entries, validity, false))

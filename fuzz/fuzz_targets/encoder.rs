@@ -35,7 +35,11 @@ fn side_options(u: &mut Unstructured<'_>) -> Result<(BTreeMap<String, String>, S
     let mut options = BTreeMap::new();
     let ignore_null_fields: bool = u.arbitrary()?;
     options.insert("encode.ignore-null-fields".into(), ignore_null_fields.to_string());
-    let (mode, null_key) = *u.choose(&[("FAIL", MapNullKeyMode::Fail), ("DROP", MapNullKeyMode::Drop), ("LITERAL", MapNullKeyMode::Literal)])?;
+    let (mode, null_key) = *u.choose(&[
+        ("FAIL", MapNullKeyMode::Fail),
+        ("DROP", MapNullKeyMode::Drop),
+        ("LITERAL", MapNullKeyMode::Literal),
+    ])?;
     options.insert("map-null-key.mode".into(), mode.into());
     let literal = u.choose(&["null", "k", "", "\u{1F600}\""])?.to_string();
     options.insert("map-null-key.literal".into(), literal.clone());
@@ -89,7 +93,10 @@ fn case(u: &mut Unstructured<'_>) -> Result<(Case, SideOptions, SideOptions)> {
 }
 
 /// The expected key and value of each row (`None` for a null key or a tombstone).
-type Expected = Vec<(std::result::Result<Option<kjson_fuzz::expect::Expect>, MustFail>, std::result::Result<Option<kjson_fuzz::expect::Expect>, MustFail>)>;
+type Expected = Vec<(
+    std::result::Result<Option<kjson_fuzz::expect::Expect>, MustFail>,
+    std::result::Result<Option<kjson_fuzz::expect::Expect>, MustFail>,
+)>;
 
 fn expected(case: &Case, spec: &SinkSpec, key: &SideOptions, value: &SideOptions) -> Expected {
     let side_columns = |projection: &[usize], names: &[String]| {
@@ -126,8 +133,9 @@ fn check_record(slab: &kjson_runtime::Slab, row: usize, expected: &Option<kjson_
     match (slab.record(row), expected) {
         (None, None) => {}
         (Some(bytes), Some(expect)) => {
-            let json: Json = serde_json::from_slice(bytes)
-                .unwrap_or_else(|e| panic!("{side} of row {row} is not JSON ({e}): {}", String::from_utf8_lossy(bytes)));
+            let json: Json = serde_json::from_slice(bytes).unwrap_or_else(|e| {
+                panic!("{side} of row {row} is not JSON ({e}): {}", String::from_utf8_lossy(bytes))
+            });
             assert!(
                 expect.matches(&json),
                 "{side} of row {row}:\n  wrote    {}\n  expected {expect:?}",
@@ -159,7 +167,12 @@ fn check(case: &Case, spec: &SinkSpec, result: &std::result::Result<KeyValueSlab
         }
         (Err(error), Some((row, side))) => {
             let at = format!("{side} of row {row}, field");
-            assert!(error.message().starts_with(&at), "expected a failure at `{at}`, got {error}\n{spec:?}\n{:?}\n{:?}", case.batch, case.shapes);
+            assert!(
+                error.message().starts_with(&at),
+                "expected a failure at `{at}`, got {error}\n{spec:?}\n{:?}\n{:?}",
+                case.batch,
+                case.shapes
+            );
             assert!(matches!(error, KjsonError::MapNullKey { .. } | KjsonError::Schema { .. }), "{error:?}");
         }
         (Ok(_), Some((row, side))) => panic!("{side} of row {row} must fail, the batch encoded: {spec:?}"),

@@ -15,8 +15,22 @@ use arrow::datatypes::{DataType as ArrowType, *};
 use crate::shape::{map_entries_field, row_fields, BytesLayout, DayTimeLayout, ListLayout, Shape, StrLayout};
 
 /// Pieces strings are made of: every escape class, and (for binaries) broken UTF-8.
-const TEXT_PIECES: [&str; 14] =
-    ["a", "ab cd", "\"", "\\", "\n", "\u{0}", "\u{1f}", "\u{7f}", "/", "\u{e9}", "\u{2028}", "\u{1F600}", "\u{10FFFF}", "k"];
+const TEXT_PIECES: [&str; 14] = [
+    "a",
+    "ab cd",
+    "\"",
+    "\\",
+    "\n",
+    "\u{0}",
+    "\u{1f}",
+    "\u{7f}",
+    "/",
+    "\u{e9}",
+    "\u{2028}",
+    "\u{1F600}",
+    "\u{10FFFF}",
+    "k",
+];
 const BROKEN_UTF8: [&[u8]; 6] = [b"\xff", b"\xf0\x9f\x98", b"\xed\xa0\x80", b"\xc0\xaf", b"\x80", b"\xf4\x90\x80\x80"];
 
 /// At most this many elements below one list or map, so nesting stays small.
@@ -187,7 +201,9 @@ fn plain_array(u: &mut Unstructured<'_>, shape: &Shape, len: usize) -> Result<Ar
         Shape::Row(fields) => {
             let columns = fields.iter().map(|(_, s)| array(u, s, len)).collect::<Result<Vec<_>>>()?;
             let validity = nulls(u, len)?;
-            Arc::new(StructArray::try_new_with_length(row_fields(fields), columns, validity, len).expect("valid struct"))
+            Arc::new(
+                StructArray::try_new_with_length(row_fields(fields), columns, validity, len).expect("valid struct"),
+            )
         }
     })
 }
@@ -220,9 +236,7 @@ fn time_array(u: &mut Unstructured<'_>, unit: TimeUnit, len: usize) -> Result<Ar
             Arc::new(primitive::<Time32MillisecondType>(u, len, |u| Ok(time_of_day(u, 1000)? as i32))?)
         }
         TimeUnit::Microsecond => Arc::new(primitive::<Time64MicrosecondType>(u, len, |u| time_of_day(u, 1_000_000))?),
-        TimeUnit::Nanosecond => {
-            Arc::new(primitive::<Time64NanosecondType>(u, len, |u| time_of_day(u, 1_000_000_000))?)
-        }
+        TimeUnit::Nanosecond => Arc::new(primitive::<Time64NanosecondType>(u, len, |u| time_of_day(u, 1_000_000_000))?),
     })
 }
 
@@ -256,7 +270,9 @@ fn list_array(u: &mut Unstructured<'_>, layout: ListLayout, element: &Shape, len
             let offsets = OffsetBuffer::<i64>::from_lengths(sizes);
             Arc::new(LargeListArray::try_new(item, offsets, values, validity).expect("valid large list"))
         }
-        _ => Arc::new(ListArray::try_new(item, OffsetBuffer::from_lengths(sizes), values, validity).expect("valid list")),
+        _ => {
+            Arc::new(ListArray::try_new(item, OffsetBuffer::from_lengths(sizes), values, validity).expect("valid list"))
+        }
     })
 }
 
@@ -275,7 +291,9 @@ fn map_array(u: &mut Unstructured<'_>, as_list: bool, key: StrLayout, value: &Sh
     let offsets = OffsetBuffer::<i32>::from_lengths(sizes);
     let validity = nulls(u, len)?;
     Ok(match as_list {
-        true => Arc::new(ListArray::try_new(entries_field, offsets, Arc::new(entries), validity).expect("valid list map")),
+        true => {
+            Arc::new(ListArray::try_new(entries_field, offsets, Arc::new(entries), validity).expect("valid list map"))
+        }
         false => Arc::new(MapArray::try_new(entries_field, offsets, entries, validity, false).expect("valid map")),
     })
 }

@@ -1,7 +1,7 @@
 //! What a record must parse back to, computed from the Arrow arrays through arrow's own
 //! accessors (not the encoder's binding): field order, nulls, `encode.ignore-null-fields`, map
-//! keys (Jackson's ObjectNode: a repeated key keeps its first position and takes the last
-//! value), lossy UTF-8, Base64, and which rows must fail.
+//! keys (Jackson's ObjectNode: a repeated key keeps its first position; its value is the last
+//! one, or ROWs merged), Java's lossy UTF-8, Base64, and which rows must fail.
 use arrow::array::{Array, AsArray, StructArray};
 use arrow::datatypes::{DataType as ArrowType, *};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -83,7 +83,10 @@ pub enum Expect {
     /// A float: a number, or "NaN" / "Infinity" / "-Infinity".
     AnyFloat,
     Array(Vec<Expect>),
+    /// A MAP or MULTISET.
     Object(Vec<(String, Expect)>),
+    /// A ROW (merges under a repeated map key, see [`merge_repeated`]).
+    Row(Vec<(String, Expect)>),
 }
 
 impl Expect {
@@ -97,7 +100,7 @@ impl Expect {
             (Expect::AnyFloat, Json::Number(_)) => true,
             (Expect::AnyFloat, Json::String(s)) => matches!(s.as_str(), "NaN" | "Infinity" | "-Infinity"),
             (Expect::Array(a), Json::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.matches(y)),
-            (Expect::Object(a), Json::Object(b)) => {
+            (Expect::Object(a) | Expect::Row(a), Json::Object(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && va.matches(vb))
             }
             _ => false,
@@ -128,7 +131,7 @@ pub fn record(columns: &[(&str, &dyn Array, &Shape)], row: usize, options: &Side
         }
         members.push((name.to_string(), value(*array, shape, row, options)?));
     }
-    Ok(Expect::Object(members))
+    Ok(Expect::Row(members))
 }
 
 /// Value `i` of `array` (null included).
@@ -140,8 +143,12 @@ pub fn value(array: &dyn Array, shape: &Shape, i: usize, options: &SideOptions) 
         Shape::Bool => Expect::Bool(array.as_boolean().value(i)),
         Shape::I8 => Expect::Int(array.as_primitive::<Int8Type>().value(i).into()),
         Shape::I16 => Expect::Int(array.as_primitive::<Int16Type>().value(i).into()),
-        Shape::I32 | Shape::YearMonth { interval: false } => Expect::Int(array.as_primitive::<Int32Type>().value(i).into()),
-        Shape::YearMonth { interval: true } => Expect::Int(array.as_primitive::<IntervalYearMonthType>().value(i).into()),
+        Shape::I32 | Shape::YearMonth { interval: false } => {
+            Expect::Int(array.as_primitive::<Int32Type>().value(i).into())
+        }
+        Shape::YearMonth { interval: true } => {
+            Expect::Int(array.as_primitive::<IntervalYearMonthType>().value(i).into())
+        }
         Shape::I64 | Shape::DayTime(DayTimeLayout::Millis) => Expect::Int(array.as_primitive::<Int64Type>().value(i)),
         Shape::DayTime(DayTimeLayout::Interval) => {
             let v = array.as_primitive::<IntervalDayTimeType>().value(i);
@@ -211,11 +218,32 @@ fn map_value(entries: &StructArray, key: StrLayout, value_shape: &Shape, options
         };
         let v = value(values, value_shape, j, options)?;
         match members.iter_mut().find(|(k, _)| *k == name) {
-            Some(member) => member.1 = v,
+            Some(member) => member.1 = merge_repeated(std::mem::replace(&mut member.1, Expect::Null), v, options),
             None => members.push((name, v)),
         }
     }
     Ok(Expect::Object(members))
+}
+
+/// The node Jackson holds after converting `new` into `old` (Flink passes the node stored under
+/// a repeated key as the reuse target): a ROW with `encode.ignore-null-fields` merges into a
+/// stored ROW (fields it leaves out keep their values, new fields go last, nested rows merge);
+/// anything else replaces it.
+fn merge_repeated(old: Expect, new: Expect, options: &SideOptions) -> Expect {
+    match (old, new) {
+        (Expect::Row(mut stored), Expect::Row(fields)) if options.ignore_null_fields => {
+            for (name, value) in fields {
+                match stored.iter_mut().find(|(k, _)| *k == name) {
+                    Some(member) => {
+                        member.1 = merge_repeated(std::mem::replace(&mut member.1, Expect::Null), value, options)
+                    }
+                    None => stored.push((name, value)),
+                }
+            }
+            Expect::Row(stored)
+        }
+        (_, new) => new,
+    }
 }
 
 /// A string value as Java sees it: UTF-8 decoded, invalid sequences replaced by U+FFFD.

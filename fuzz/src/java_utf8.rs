@@ -53,7 +53,10 @@ fn three_byte(rest: &[u8]) -> (usize, Option<char>) {
 fn four_byte(rest: &[u8]) -> (usize, Option<char>) {
     let b1 = rest[0];
     let bad_second = |b2: u8| {
-        b1 > 0xF4 || (b1 == 0xF0 && !(0x90..=0xBF).contains(&b2)) || (b1 == 0xF4 && b2 & 0xF0 != 0x80) || !is_continuation(b2)
+        b1 > 0xF4
+            || (b1 == 0xF0 && !(0x90..=0xBF).contains(&b2))
+            || (b1 == 0xF4 && b2 & 0xF0 != 0x80)
+            || !is_continuation(b2)
     };
     let (b2, b3, b4) = (rest.get(1).copied(), rest.get(2).copied(), rest.get(3).copied());
     if b1 > 0xF4 {

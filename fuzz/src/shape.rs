@@ -50,19 +50,38 @@ pub enum Shape {
     I64,
     F32,
     F64,
-    Decimal { precision: u8, scale: u8 },
-    Str { layout: StrLayout, flink: &'static str },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
+    Str {
+        layout: StrLayout,
+        flink: &'static str,
+    },
     Bytes(BytesLayout),
     Date32,
     Date64,
     Time(TimeUnit),
-    Timestamp { unit: TimeUnit, ltz: bool },
-    YearMonth { interval: bool },
+    Timestamp {
+        unit: TimeUnit,
+        ltz: bool,
+    },
+    YearMonth {
+        interval: bool,
+    },
     DayTime(DayTimeLayout),
-    List { layout: ListLayout, element: Box<Shape> },
+    List {
+        layout: ListLayout,
+        element: Box<Shape>,
+    },
     /// MAP<STRING, value>; `as_list`: a List of key/value structs (nullable keys), else an Arrow
     /// Map (keys never null). `multiset`: MULTISET<STRING> (the value is the INT count).
-    Map { as_list: bool, key: StrLayout, value: Box<Shape>, multiset: bool },
+    Map {
+        as_list: bool,
+        key: StrLayout,
+        value: Box<Shape>,
+        multiset: bool,
+    },
     Row(Vec<(String, Shape)>),
 }
 
@@ -263,18 +282,27 @@ pub fn shape_for(u: &mut Unstructured<'_>, ty: &kjson_runtime::DataType) -> Resu
         L::Decimal { precision, scale } => Shape::Decimal { precision: *precision, scale: *scale },
         L::Char { .. } | L::VarChar { .. } => Shape::Str { layout: str_layout(u)?, flink: "STRING" },
         L::Binary { length } => Shape::Bytes(BytesLayout::Fixed(*length as i32)),
-        L::VarBinary { .. } => Shape::Bytes(*u.choose(&[BytesLayout::Binary, BytesLayout::LargeBinary, BytesLayout::BinaryView])?),
+        L::VarBinary { .. } => {
+            Shape::Bytes(*u.choose(&[BytesLayout::Binary, BytesLayout::LargeBinary, BytesLayout::BinaryView])?)
+        }
         L::Date => u.choose(&[Shape::Date32, Shape::Date64])?.clone(),
         L::Time { .. } => Shape::Time(time_unit(u)?),
         L::Timestamp { .. } => Shape::Timestamp { unit: time_unit(u)?, ltz: false },
         L::TimestampLtz { .. } => Shape::Timestamp { unit: time_unit(u)?, ltz: true },
-        L::Interval { kind: kjson_runtime::IntervalKind::YearMonth, .. } => Shape::YearMonth { interval: u.arbitrary()? },
+        L::Interval { kind: kjson_runtime::IntervalKind::YearMonth, .. } => {
+            Shape::YearMonth { interval: u.arbitrary()? }
+        }
         L::Interval { .. } => Shape::DayTime(DayTimeLayout::Millis),
         L::Array(element) => Shape::List { layout: ListLayout::List, element: Box::new(shape_for(u, element)?) },
-        L::Map { value, .. } => {
-            Shape::Map { as_list: u.arbitrary()?, key: str_layout(u)?, value: Box::new(shape_for(u, value)?), multiset: false }
+        L::Map { value, .. } => Shape::Map {
+            as_list: u.arbitrary()?,
+            key: str_layout(u)?,
+            value: Box::new(shape_for(u, value)?),
+            multiset: false,
+        },
+        L::Multiset(_) => {
+            Shape::Map { as_list: u.arbitrary()?, key: str_layout(u)?, value: Box::new(Shape::I32), multiset: true }
         }
-        L::Multiset(_) => Shape::Map { as_list: u.arbitrary()?, key: str_layout(u)?, value: Box::new(Shape::I32), multiset: true },
         L::Row(fields) => Shape::Row(
             fields.iter().map(|f| Ok((f.name.clone(), shape_for(u, &f.data_type)?))).collect::<Result<Vec<_>>>()?,
         ),

@@ -38,7 +38,10 @@ pub fn validate_batch(batch: &RecordBatch, row_kinds: Option<&Int8Array>) -> Res
             .map_err(|e| KjsonError::schema(format!("column `{}`: invalid Arrow data: {e}", field.name())))?;
     }
     if let Some(kinds) = row_kinds {
-        kinds.to_data().validate_full().map_err(|e| KjsonError::schema(format!("row kind array: invalid Arrow data: {e}")))?;
+        kinds
+            .to_data()
+            .validate_full()
+            .map_err(|e| KjsonError::schema(format!("row kind array: invalid Arrow data: {e}")))?;
     }
     Ok(())
 }

@@ -198,6 +198,7 @@ fn write_map(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, values: &
             let occurrences: Vec<usize> =
                 (j..end).filter(|&e| matches!(entry_key(ctx, keys, e), Ok(Some(k)) if k == key)).collect();
             first = false;
+            check_replaced_values(ctx, values, &occurrences)?;
             write_key(ctx, out, keys, j);
             write_repeated_value(ctx, out, values, &occurrences)?;
             continue;
@@ -207,6 +208,18 @@ fn write_map(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, values: &
         write_nullable(ctx, out, values, j)?;
     }
     out.push(b'}');
+    Ok(())
+}
+
+/// Flink converts every occurrence of a repeated key, so a value that fails (a null map key
+/// under FAIL) fails the record even when a later occurrence replaces it.
+#[cold]
+fn check_replaced_values(ctx: &WriteContext, values: &Column<'_>, occurrences: &[usize]) -> WriteResult {
+    let mut scratch = Vec::new();
+    for &e in &occurrences[..occurrences.len().saturating_sub(1)] {
+        scratch.clear();
+        write_nullable(ctx, &mut scratch, values, e)?;
+    }
     Ok(())
 }
 

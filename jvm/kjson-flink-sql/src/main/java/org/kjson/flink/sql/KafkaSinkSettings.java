@@ -1,0 +1,105 @@
+package org.kjson.flink.sql;
+
+import java.io.Serializable;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
+import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
+import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.kjson.flink.KafkaEncodedRecord;
+
+/**
+ * The Kafka side of a sink table, read with the connector's own option definitions and built
+ * into Flink's stock {@link KafkaSink} the way the {@code kafka} table sink builds it: all
+ * {@code properties.*} as the producer configuration, the delivery guarantee (or the deprecated
+ * {@code sink.semantic}), the transactional id prefix and naming strategy.
+ */
+final class KafkaSinkSettings implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private static final String PROPERTIES_PREFIX = "properties.";
+    /** Deprecated spelling of the delivery guarantee that the kafka connector still honours. */
+    private static final ConfigOption<String> SINK_SEMANTIC = ConfigOptions.key("sink.semantic").stringType().noDefaultValue();
+
+    private final String topic;
+    private final Properties producerConfig;
+    private final DeliveryGuarantee deliveryGuarantee;
+    private final String transactionalIdPrefix;
+    private final TransactionNamingStrategy transactionNamingStrategy;
+    private final boolean fixedPartitioner;
+    private final Integer parallelism;
+
+    private KafkaSinkSettings(String topic, Properties producerConfig, DeliveryGuarantee deliveryGuarantee,
+            String transactionalIdPrefix, TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner,
+            Integer parallelism) {
+        this.topic = topic;
+        this.producerConfig = producerConfig;
+        this.deliveryGuarantee = deliveryGuarantee;
+        this.transactionalIdPrefix = transactionalIdPrefix;
+        this.transactionNamingStrategy = transactionNamingStrategy;
+        this.fixedPartitioner = fixedPartitioner;
+        this.parallelism = parallelism;
+    }
+
+    /** From options already validated by the stock factory and {@link NativeSinkRestrictions}. */
+    static KafkaSinkSettings of(Map<String, String> options) {
+        Configuration config = Configuration.fromMap(options);
+        Properties producerConfig = new Properties();
+        options.forEach((key, value) -> {
+            if (key.startsWith(PROPERTIES_PREFIX)) {
+                producerConfig.put(key.substring(PROPERTIES_PREFIX.length()), value);
+            }
+        });
+        DeliveryGuarantee guarantee = config.getOptional(SINK_SEMANTIC)
+                .map(semantic -> DeliveryGuarantee.valueOf(semantic.toUpperCase(Locale.ROOT).replace('-', '_')))
+                .orElseGet(() -> config.get(KafkaConnectorOptions.DELIVERY_GUARANTEE));
+        return new KafkaSinkSettings(config.get(KafkaConnectorOptions.TOPIC).get(0), producerConfig, guarantee,
+                config.getOptional(KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX).orElse(null),
+                config.get(KafkaConnectorOptions.TRANSACTION_NAMING_STRATEGY),
+                "fixed".equals(config.get(KafkaConnectorOptions.SINK_PARTITIONER)),
+                config.getOptional(KafkaConnectorOptions.SINK_PARALLELISM).orElse(null));
+    }
+
+    /** The stock KafkaSink, fed with records whose bytes are already encoded. */
+    KafkaSink<KafkaEncodedRecord> buildSink() {
+        KafkaSinkBuilder<KafkaEncodedRecord> builder = KafkaSink.builder();
+        if (transactionalIdPrefix != null) {
+            builder.setTransactionalIdPrefix(transactionalIdPrefix);
+        }
+        return builder.setDeliveryGuarantee(deliveryGuarantee)
+                .setBootstrapServers(producerConfig.getProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG))
+                .setKafkaProducerConfig(producerConfig)
+                .setRecordSerializer(new TopicRecordSerializationSchema(topic, fixedPartitioner))
+                .setTransactionNamingStrategy(transactionNamingStrategy)
+                .build();
+    }
+
+
+    String topic() {
+        return topic;
+    }
+
+    DeliveryGuarantee deliveryGuarantee() {
+        return deliveryGuarantee;
+    }
+
+    /** Null: the planner's default (the input's parallelism). */
+    Integer parallelism() {
+        return parallelism;
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaSinkSettings{topic=" + topic + ", guarantee=" + deliveryGuarantee + ", transactionalIdPrefix="
+                + transactionalIdPrefix + ", naming=" + transactionNamingStrategy + ", fixedPartitioner="
+                + fixedPartitioner + ", parallelism=" + parallelism + ", producer=" + producerConfig + "}";
+    }
+}

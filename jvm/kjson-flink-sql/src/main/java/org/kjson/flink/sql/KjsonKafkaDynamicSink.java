@@ -1,0 +1,108 @@
+package org.kjson.flink.sql;
+
+import java.util.Optional;
+
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.data.RowData;
+import org.kjson.flink.KafkaEncodedRecord;
+import org.kjson.flink.KjsonStreams;
+import org.kjson.flink.RowDataEncodeOperator;
+import org.kjson.flink.SinkDescription;
+
+/**
+ * The table sink of {@code kjson-kafka} / {@code kjson-upsert-kafka}: rows are encoded in
+ * batches by {@link RowDataEncodeOperator} (native), and written by Flink's stock
+ * {@link KafkaSink}, so transactions, checkpoints and recovery are the connector's. The changelog
+ * mode is the stock sink's, so the planner shapes the input exactly as for the stock connector.
+ */
+final class KjsonKafkaDynamicSink implements DynamicTableSink {
+    private final String identifier;
+    private final DynamicTableSink stockSink;
+    private final SinkDescription description;
+    private final KafkaSinkSettings settings;
+    private final int batchRows;
+
+    KjsonKafkaDynamicSink(String identifier, DynamicTableSink stockSink, SinkDescription description,
+            KafkaSinkSettings settings, int batchRows) {
+        this.identifier = identifier;
+        this.stockSink = stockSink;
+        this.description = description;
+        this.settings = settings;
+        this.batchRows = batchRows;
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+        return stockSink.getChangelogMode(requestedMode);
+    }
+
+    @Override
+    public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+        return new EncodeThenKafkaSinkProvider(description, settings, batchRows);
+    }
+
+    @Override
+    public DynamicTableSink copy() {
+        return new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batchRows);
+    }
+
+    @Override
+    public String asSummaryString() {
+        return "kjson Kafka table sink (" + identifier + ")";
+    }
+
+    SinkDescription description() {
+        return description;
+    }
+
+    KafkaSinkSettings settings() {
+        return settings;
+    }
+
+    int batchRows() {
+        return batchRows;
+    }
+
+    /** RowData -> native encode operator -> stock KafkaSink, both at the sink's parallelism. */
+    static final class EncodeThenKafkaSinkProvider implements DataStreamSinkProvider {
+        private final SinkDescription description;
+        private final KafkaSinkSettings settings;
+        private final int batchRows;
+
+        EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, int batchRows) {
+            this.description = description;
+            this.settings = settings;
+            this.batchRows = batchRows;
+        }
+
+        @Override
+        public DataStreamSink<?> consumeDataStream(ProviderContext context, DataStream<RowData> rows) {
+            SingleOutputStreamOperator<KafkaEncodedRecord> encoded = rows.transform("kjson-encode",
+                    KjsonStreams.recordType(), new RowDataEncodeOperator(description, batchRows, null));
+            context.generateUid("kjson-encode").ifPresent(encoded::uid);
+            DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name("Sink: kafka " + settings.topic());
+            context.generateUid("kafka-sink").ifPresent(sink::uid);
+            if (settings.parallelism() != null) {
+                encoded.setParallelism(settings.parallelism());
+                sink.setParallelism(settings.parallelism());
+            } else {
+                // Chained to the planner's last operator (the stock sink runs at that parallelism too).
+                encoded.setParallelism(rows.getParallelism());
+                sink.setParallelism(rows.getParallelism());
+            }
+            return sink;
+        }
+
+        @Override
+        public Optional<Integer> getParallelism() {
+            return Optional.ofNullable(settings.parallelism());
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package org.kjson.flink.sql;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.kjson.flink.Compatibility;
+import org.kjson.flink.KjsonException;
+import org.kjson.flink.NativeJsonEncoder;
+import org.kjson.flink.RowDataEncodeOperator;
+import org.kjson.flink.SinkDescription;
+
+/**
+ * What both kjson sink factories do at planning time. The table's options, with the
+ * {@code connector} renamed to the stock one, go through four checks in order:
+ * <ol>
+ *   <li>Flink's own factory ({@code kafka} or {@code upsert-kafka}) creates its sink: every
+ *       connector and {@code json} format rule, with Flink's messages.</li>
+ *   <li>{@link NativeSinkRestrictions}: options and columns that Flink accepts but the native
+ *       path would not reproduce are rejected by name.</li>
+ *   <li>{@link SinkDescription}: the key/value projections, by the connector's rules.</li>
+ *   <li>The native encoder is opened once with the description: the format options and column
+ *       types it cannot encode byte-identically are rejected with its message.</li>
+ * </ol>
+ * The resulting sink keeps the stock sink for its changelog mode.
+ */
+abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
+
+    /** Rows per native call (kjson's only own option; the stock factory never sees it). */
+    static final ConfigOption<Integer> BATCH_ROWS = ConfigOptions.key("kjson.batch-rows")
+            .intType()
+            .defaultValue(RowDataEncodeOperator.DEFAULT_BATCH_ROWS)
+            .withDescription("Rows buffered per native encode call; a checkpoint barrier, a watermark"
+                    + " or the end of input flushes earlier.");
+
+    private final String identifier;
+    private final String stockIdentifier;
+
+    KjsonTableSinkFactory(String identifier, String stockIdentifier) {
+        this.identifier = identifier;
+        this.stockIdentifier = stockIdentifier;
+    }
+
+    /** A fresh instance of Flink's factory this one stands in for. */
+    abstract DynamicTableSinkFactory stockFactory();
+
+    @Override
+    public String factoryIdentifier() {
+        return identifier;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return stockFactory().requiredOptions();
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options = new HashSet<>(stockFactory().optionalOptions());
+        options.add(BATCH_ROWS);
+        return options;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> forwardOptions() {
+        return stockFactory().forwardOptions();
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        ResolvedCatalogTable table = context.getCatalogTable();
+        int batchRows = batchRows(table.getOptions());
+        Map<String, String> stockOptions = stockOptions(table.getOptions());
+        DynamicTableSink stockSink = createStockSink(context, table.copy(stockOptions));
+        NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
+        SinkDescription description = SinkDescription.of(table.getResolvedSchema(), stockOptions);
+        validateNatively(description, context.getObjectIdentifier().asSummaryString());
+        KafkaSinkSettings settings = KafkaSinkSettings.of(stockOptions);
+        return new KjsonKafkaDynamicSink(identifier, stockSink, description, settings, batchRows);
+    }
+
+    /** The options exactly as the stock connector would receive them. */
+    private Map<String, String> stockOptions(Map<String, String> options) {
+        Map<String, String> stock = new HashMap<>(options);
+        stock.remove(BATCH_ROWS.key());
+        stock.put(FactoryUtil.CONNECTOR.key(), stockIdentifier);
+        return stock;
+    }
+
+    private DynamicTableSink createStockSink(Context context, ResolvedCatalogTable stockTable) {
+        Context stockContext = new FactoryUtil.DefaultDynamicTableContext(context.getObjectIdentifier(), stockTable,
+                context.getEnrichmentOptions(), context.getConfiguration(), context.getClassLoader(),
+                context.isTemporary());
+        try {
+            return stockFactory().createDynamicTableSink(stockContext);
+        } catch (ValidationException e) {
+            throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' takes the options of '%s': %s",
+                    context.getObjectIdentifier().asSummaryString(), identifier, stockIdentifier, e.getMessage()), e);
+        }
+    }
+
+    private int batchRows(Map<String, String> options) {
+        String text = options.get(BATCH_ROWS.key());
+        if (text == null) {
+            return BATCH_ROWS.defaultValue();
+        }
+        try {
+            int rows = Integer.parseInt(text.trim());
+            if (rows > 0) {
+                return rows;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new ValidationException(String.format("Option '%s' of '%s' must be a positive integer, found '%s'.",
+                BATCH_ROWS.key(), identifier, text));
+    }
+
+    /** Opens (and closes) a native encoder: its option, type and projection checks run now. */
+    private void validateNatively(SinkDescription description, String tableName) {
+        try (BufferAllocator allocator = new RootAllocator();
+                NativeJsonEncoder encoder = NativeJsonEncoder.open(description, Compatibility.ofRunningFlink(), allocator,
+                        NativeJsonEncoder.Handoff.ARRAYS)) {
+            // nothing to encode: open() validated everything
+        } catch (KjsonException e) {
+            throw new ValidationException(String.format(
+                    "Table '%s' with 'connector' = '%s' cannot be written byte-identically to '%s' by kjson: %s",
+                    tableName, identifier, stockIdentifier, e.getMessage()), e);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package org.kjson.flink.sql;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetIdentifier;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.streaming.connectors.kafka.partitioner.FlinkFixedPartitioner;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.kjson.flink.KafkaEncodedRecord;
+
+/**
+ * Encoded records to one topic, as the Kafka table sink writes them: key and value bytes
+ * unchanged (null value: tombstone), no record timestamp, and the partition left to the
+ * producer (by key hash) unless {@code 'sink.partitioner' = 'fixed'}, where the connector's own
+ * {@link FlinkFixedPartitioner} picks it (it never looks at the row). It names its topic for
+ * lineage, which the {@code POOLING} transaction naming strategy requires.
+ */
+final class TopicRecordSerializationSchema implements KafkaRecordSerializationSchema<KafkaEncodedRecord>,
+        KafkaDatasetFacetProvider {
+    private static final long serialVersionUID = 1L;
+
+    private final String topic;
+    /** Null: the producer's partitioner. */
+    private final FlinkFixedPartitioner<KafkaEncodedRecord> fixedPartitioner;
+
+    TopicRecordSerializationSchema(String topic, boolean fixedPartitioner) {
+        this.topic = Objects.requireNonNull(topic, "topic");
+        this.fixedPartitioner = fixedPartitioner ? new FlinkFixedPartitioner<>() : null;
+    }
+
+    @Override
+    public void open(SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) {
+        if (fixedPartitioner != null) {
+            fixedPartitioner.open(sinkContext.getParallelInstanceId(), sinkContext.getNumberOfParallelInstances());
+        }
+    }
+
+    @Override
+    public ProducerRecord<byte[], byte[]> serialize(KafkaEncodedRecord record, KafkaSinkContext context, Long timestamp) {
+        Integer partition = fixedPartitioner == null ? null
+                : fixedPartitioner.partition(record, record.getKey(), record.getValue(), topic,
+                        context.getPartitionsForTopic(topic));
+        return new ProducerRecord<>(topic, partition, null, record.getKey(), record.getValue());
+    }
+
+    @Override
+    public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
+        return Optional.of(new DefaultKafkaDatasetFacet(DefaultKafkaDatasetIdentifier.ofTopics(List.of(topic))));
+    }
+}

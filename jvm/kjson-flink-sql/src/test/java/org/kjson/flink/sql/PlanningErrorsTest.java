@@ -1,0 +1,173 @@
+package org.kjson.flink.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.ValidationException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Planning (no job runs, no broker needed): what the native path cannot write byte-identically
+ * is refused with a {@link ValidationException} naming the option, column or type; what stock
+ * Flink refuses is refused with Flink's own message; a valid table plans.
+ */
+class PlanningErrorsTest {
+    private static TableEnvironment tableEnv;
+    private static int tables;
+
+    @BeforeAll
+    static void createSource() {
+        tableEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        tableEnv.executeSql("CREATE TABLE src (id BIGINT, name STRING, ts TIMESTAMP(3))"
+                + " WITH ('connector' = 'datagen', 'number-of-rows' = '10')");
+    }
+
+    @Test
+    void validTablesPlan() {
+        plan("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))", "'format' = 'json'");
+        plan("kjson-upsert-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED)",
+                "'key.format' = 'json', 'value.format' = 'json', 'value.json.encode.ignore-null-fields' = 'true'");
+    }
+
+    @Test
+    void topicPatternIsRefusedByName() {
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                "'format' = 'json'", "'topic-pattern' = 'events-.*'");
+        assertTrue(message.contains("'topic-pattern' is not supported"), message);
+    }
+
+    @Test
+    void severalTopicsAreRefusedByName() {
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                "'format' = 'json'", "'topic' = 'a;b'");
+        assertTrue(message.contains("option 'topic' must name exactly one topic"), message);
+    }
+
+    @Test
+    void customPartitionerClassIsRefusedByName() {
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))", "'format' = 'json',"
+                + " 'sink.partitioner' = 'org.apache.flink.streaming.connectors.kafka.partitioner.FlinkFixedPartitioner'");
+        assertTrue(message.contains("'sink.partitioner'") && message.contains("FlinkFixedPartitioner"), message);
+    }
+
+    @Test
+    void upsertBufferFlushIsRefusedByName() {
+        String message = planningError("kjson-upsert-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED)",
+                "'key.format' = 'json', 'value.format' = 'json', 'sink.buffer-flush.max-rows' = '100',"
+                        + " 'sink.buffer-flush.interval' = '1 s'");
+        assertTrue(message.contains("'sink.buffer-flush.max-rows'"), message);
+    }
+
+    @Test
+    void persistedMetadataColumnIsRefusedByName() {
+        String message = planningError("kjson-kafka",
+                "(id BIGINT, name STRING, ts TIMESTAMP(3), kafka_ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp')",
+                "'format' = 'json'");
+        assertTrue(message.contains("column 'kafka_ts'") && message.contains("'timestamp'"), message);
+    }
+
+    @Test
+    void keyFormatTheEncoderCannotWriteIsRefusedByName() {
+        // Stock Flink accepts 'raw' keys; kjson writes json only.
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                "'key.format' = 'raw', 'key.fields' = 'name', 'value.format' = 'json'");
+        assertTrue(message.contains("cannot be written byte-identically") && message.contains("raw"), message);
+    }
+
+    @Test
+    void typeTheEncoderCannotWriteIsRefusedByName() {
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, doc VARIANT)",
+                "'format' = 'json'", null, "SELECT id, name, PARSE_JSON(name) FROM src");
+        assertTrue(message.contains("cannot be written byte-identically") && message.contains("VARIANT"), message);
+    }
+
+    @Test
+    void invalidJsonOptionGetsFlinksMessage() {
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                "'format' = 'json', 'json.timestamp-format.standard' = 'RFC-3339'");
+        assertTrue(message.contains("timestamp-format.standard") && message.contains("RFC-3339"), message);
+    }
+
+    @Test
+    void unknownOptionGetsFlinksMessage() {
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                "'format' = 'json', 'sink.flush-everything' = 'true'");
+        assertTrue(message.contains("Unsupported options") && message.contains("sink.flush-everything"), message);
+    }
+
+    @Test
+    void missingPrimaryKeyGetsFlinksMessage() {
+        String message = planningError("kjson-upsert-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                "'key.format' = 'json', 'value.format' = 'json'");
+        assertTrue(message.contains("require to define a PRIMARY KEY"), message);
+    }
+
+    @Test
+    void badBatchRowsIsRefusedByName() {
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                "'format' = 'json', 'kjson.batch-rows' = '0'");
+        assertTrue(message.contains("'kjson.batch-rows'"), message);
+    }
+
+    /** An updating query into an append-only sink: the planner refuses it as for the stock sink. */
+    @Test
+    void updatingQueryIsRefusedAsForTheStockSink() {
+        String query = "SELECT id, MAX(name), MAX(ts) FROM src GROUP BY id";
+        String stock = planningFailure("kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))", "'format' = 'json'", null, query);
+        String kjson = planningFailure("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))", "'format' = 'json'", null, query);
+        assertTrue(kjson.contains("doesn't support consuming update changes"), kjson);
+        assertEquals(stock.replaceAll("sink_\\d+", "sink"), kjson.replaceAll("sink_\\d+", "sink"));
+    }
+
+    private static String planningError(String connector, String columns, String options) {
+        return planningError(connector, columns, options, null, "SELECT * FROM src");
+    }
+
+    private static String planningError(String connector, String columns, String options, String topicOption) {
+        return planningError(connector, columns, options, topicOption, "SELECT * FROM src");
+    }
+
+    /** Plans the insert and returns the messages of the ValidationException and its causes. */
+    private static String planningError(String connector, String columns, String options, String topicOption, String query) {
+        String name = createSink(connector, columns, options, topicOption);
+        ValidationException error = assertThrows(ValidationException.class,
+                () -> tableEnv.explainSql("INSERT INTO " + name + " " + query));
+        return messages(error);
+    }
+
+    private static String planningFailure(String connector, String columns, String options, String topicOption, String query) {
+        String name = createSink(connector, columns, options, topicOption);
+        Exception error = assertThrows(Exception.class, () -> tableEnv.explainSql("INSERT INTO " + name + " " + query));
+        assertInstanceOf(org.apache.flink.table.api.TableException.class, error);
+        return error.getMessage();
+    }
+
+    private static void plan(String connector, String columns, String options) {
+        String name = createSink(connector, columns, options, null);
+        tableEnv.explainSql("INSERT INTO " + name + " SELECT * FROM src");
+    }
+
+    private static String createSink(String connector, String columns, String options, String topicOption) {
+        String name = "sink_" + (++tables);
+        tableEnv.executeSql("CREATE TABLE " + name + " " + columns + " WITH ('connector' = '" + connector + "', "
+                + (topicOption == null ? "'topic' = 'events'" : topicOption)
+                + ", 'properties.bootstrap.servers' = '127.0.0.1:9', " + options + ")");
+        return name;
+    }
+
+    private static String messages(Throwable error) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            messages.add(t.getClass().getSimpleName() + ": " + t.getMessage());
+        }
+        return String.join("\n caused by ", messages);
+    }
+}
