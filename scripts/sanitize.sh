@@ -16,14 +16,15 @@ if ! rustup toolchain list | grep -q '^nightly'; then
   exit 1
 fi
 # An explicit --target keeps the sanitizer off build scripts and proc macros, which run on the
-# host; a separate target dir keeps these objects apart from the normal build.
+# host. The instrumented objects live outside the clone ($KJSON_ASAN_TARGET_DIR or
+# ~/.cache/kjson/asan-target), so that later runs on the same machine rebuild only what changed.
 target="$(rustc -vV | sed -n 's/^host: //p')"
 export RUSTFLAGS="-Zsanitizer=address"
 export RUSTDOCFLAGS="-Zsanitizer=address"
 # allocator_may_return_null: a corrupt IPC file can ask for a terabyte; arrow then reports the
 # failed allocation as an error, which is what the hostile tests expect (ASan would abort).
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1"
-export CARGO_TARGET_DIR="$ROOT/target/asan"
+export CARGO_TARGET_DIR="${KJSON_ASAN_TARGET_DIR:-$HOME/.cache/kjson/asan-target}"
 run() {
   echo "=== sanitize: $*"
   cargo +nightly test --target "$target" "$@"
