@@ -167,6 +167,38 @@ fn the_deepest_accepted_nesting_encodes_and_one_more_is_refused() {
     assert_eq!(values(&slabs.values), vec![Some(expected)]);
 }
 
+/// Flink converts every occurrence of a repeated map key (the last one wins): an earlier value
+/// holding a null key fails the record under FAIL even though it is replaced. (Found by the
+/// encoder fuzz target.)
+#[test]
+fn a_replaced_value_under_a_repeated_key_still_fails_on_a_null_key() {
+    let mut encoder = encoder("id BIGINT, m MAP<STRING, MAP<STRING, INT>>");
+    let inner_fields =
+        Fields::from(vec![Field::new("key", DataType::Utf8, true), Field::new("value", DataType::Int32, true)]);
+    let inner_kv = StructArray::new(
+        inner_fields.clone(),
+        vec![Arc::new(StringArray::from(vec![None, Some("k")])), Arc::new(Int32Array::from(vec![1, 2]))],
+        None,
+    );
+    let inner_field = Arc::new(Field::new("entries", DataType::Struct(inner_fields), false));
+    let inner = ListArray::new(inner_field, OffsetBuffer::from_lengths([1, 1]), Arc::new(inner_kv), None);
+    let outer_fields = Fields::from(vec![
+        Field::new("key", DataType::Utf8, true),
+        Field::new("value", inner.data_type().clone(), true),
+    ]);
+    let outer_kv = StructArray::new(
+        outer_fields.clone(),
+        vec![Arc::new(StringArray::from(vec!["a", "a"])), Arc::new(inner)],
+        None,
+    );
+    let outer_field = Arc::new(Field::new("entries", DataType::Struct(outer_fields), false));
+    let outer = ListArray::new(outer_field, OffsetBuffer::from_lengths([2]), Arc::new(outer_kv), None);
+    let error = encoder
+        .encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![1]))), ("m", Arc::new(outer))]), None)
+        .unwrap_err();
+    assert!(matches!(error, KjsonError::MapNullKey { .. }), "{error:?}");
+}
+
 #[test]
 fn zero_row_batches_encode_to_nothing() {
     let mut encoder = encoder("id BIGINT, name STRING, m MAP<STRING, ARRAY<INT>>");
