@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Every test of the project, in order of cost: Rust unit/integration tests, float spelling
-# against the real JDKs, byte parity against the real Flink jars, then the JVM (JNI) tests.
+# Every test of the project: Rust unit/integration tests, float spelling against the real JDKs,
+# byte parity against the real Flink jars, the JVM (JNI) tests, the Flink SQL connectors on a
+# real Kafka broker, then hardening: unsafe modules under AddressSanitizer and bounded fuzzing.
 #   scripts/test-all.sh            (a fresh random seed for each randomized stage, printed)
+#   KJSON_FUZZ_SECONDS=N           seconds per fuzz target (default 30)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -30,6 +32,8 @@ stage float-parity scripts/float-parity.sh
 stage flink-parity scripts/parity.sh
 stage jvm-tests mvn -q -f jvm/pom.xml -pl kjson-flink -am verify
 stage flink-sql-kafka-tests mvn -q -f jvm/pom.xml -pl kjson-flink-sql -am verify
+stage sanitizer scripts/sanitize.sh
+stage fuzz scripts/fuzz.sh "${KJSON_FUZZ_SECONDS:-30}"
 
 echo
 if (( failed > 0 )); then

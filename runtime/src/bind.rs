@@ -1,13 +1,13 @@
 //! Binding a planned column to one batch's arrays: downcasts done once per batch, so the row
 //! loop only indexes typed slices.
 use arrow::array::{
-    Array, ArrayRef, AsArray, BinaryViewArray, BooleanArray, FixedSizeBinaryArray, GenericBinaryArray,
+    make_array, Array, ArrayRef, AsArray, BinaryViewArray, BooleanArray, FixedSizeBinaryArray, GenericBinaryArray,
     GenericStringArray, StringViewArray,
 };
 use arrow::buffer::NullBuffer;
-use arrow::compute::cast;
+use arrow::compute::take;
 use arrow::datatypes::{
-    DataType as ArrowType, Date64Type, Decimal128Type, Field, Float32Type, Float64Type, Int16Type, Int32Type,
+    ArrowError, DataType as ArrowType, Date64Type, Decimal128Type, Field, Float32Type, Float64Type, Int16Type, Int32Type,
     Int64Type, Int8Type, IntervalDayTimeType, IntervalUnit, IntervalYearMonthType, TimeUnit,
 };
 
@@ -139,10 +139,25 @@ impl Column<'_> {
 
 /// Replaces dictionary-encoded strings (at any depth) by plain ones, once per batch.
 pub fn undictionary(array: &ArrayRef) -> Result<ArrayRef> {
-    match plain_type(array.data_type()) {
-        None => Ok(array.clone()),
-        Some(target) => cast(array, &target).map_err(|e| KjsonError::schema(format!("cannot unpack dictionary: {e}"))),
+    unpack(array).map_err(|e| KjsonError::schema(format!("cannot unpack dictionary: {e}")))
+}
+
+/// Each dictionary becomes its values taken through its keys (a null key gives a null); the
+/// arrays above it are rebuilt around the unpacked children, offsets and validity unchanged.
+fn unpack(array: &ArrayRef) -> std::result::Result<ArrayRef, ArrowError> {
+    let Some(target) = plain_type(array.data_type()) else {
+        return Ok(array.clone());
+    };
+    if let Some(dictionary) = array.as_any_dictionary_opt() {
+        return unpack(&take(dictionary.values().as_ref(), dictionary.keys(), None)?);
     }
+    let data = array.to_data();
+    let children = data
+        .child_data()
+        .iter()
+        .map(|child| unpack(&make_array(child.clone())).map(|a| a.to_data()))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok(make_array(data.into_builder().data_type(target).child_data(children).build()?))
 }
 
 /// The type with dictionaries replaced by their value type, `None` if there are none.

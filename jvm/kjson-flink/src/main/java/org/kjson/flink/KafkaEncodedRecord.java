@@ -4,21 +4,21 @@ import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Objects;
 
+import org.apache.flink.api.common.typeinfo.TypeInfo;
+
 /**
  * One encoded Kafka record: the key and value bytes exactly as Flink's Kafka table sink would
  * write them. A null key means the sink has no key format; a null value is an upsert-kafka
- * tombstone. The arrays are owned by this record (copies out of the encoder's slabs).
- *
- * <p>A Flink POJO (public no-argument constructor, getters and setters), so it travels between
- * tasks without Kryo.
+ * tombstone. The arrays are owned by this record (copies out of the encoder's slabs) and must not
+ * be modified: the record is immutable, so Flink hands it from the encode operator to the Kafka
+ * writer without copying it ({@link KafkaEncodedRecordSerializer}).
  */
+@TypeInfo(KafkaEncodedRecordTypeInfo.Factory.class)
 public final class KafkaEncodedRecord implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private byte[] key;
-    private byte[] value;
-
-    public KafkaEncodedRecord() {}
+    private final byte[] key;
+    private final byte[] value;
 
     public KafkaEncodedRecord(byte[] key, byte[] value) {
         this.key = key;
@@ -29,16 +29,8 @@ public final class KafkaEncodedRecord implements Serializable {
         return key;
     }
 
-    public void setKey(byte[] key) {
-        this.key = key;
-    }
-
     public byte[] getValue() {
         return value;
-    }
-
-    public void setValue(byte[] value) {
-        this.value = value;
     }
 
     public boolean isTombstone() {

@@ -10,7 +10,7 @@ public final class KjsonStreams {
     private KjsonStreams() {}
 
     public static TypeInformation<KafkaEncodedRecord> recordType() {
-        return TypeInformation.of(KafkaEncodedRecord.class);
+        return KafkaEncodedRecordTypeInfo.INSTANCE;
     }
 
     /** RowData in, encoded Kafka records out (batched, see {@link RowDataEncodeOperator}). */

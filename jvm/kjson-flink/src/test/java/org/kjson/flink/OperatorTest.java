@@ -140,6 +140,15 @@ class OperatorTest {
         assertArrayEquals(key, keyless.value());
     }
 
+    /** The POOLING transaction naming strategy needs the topic from the lineage facet. */
+    @Test
+    void serializationSchemaNamesItsTopicForLineage() {
+        EncodedRecordSerializationSchema schema = new EncodedRecordSerializationSchema("orders").withFixedPartitioner();
+        assertEquals("orders", schema.getTopic());
+        assertEquals(List.of("orders"),
+                List.copyOf(schema.getKafkaDatasetFacet().orElseThrow().getTopicIdentifier().getTopics()));
+    }
+
     /** A whole DataStream job on a local cluster: RowData source -> encode operator -> collect. */
     @Test
     void dataStreamJobMatchesStockSink() throws Exception {

@@ -14,6 +14,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.kjson.flink.EncodedRecordSerializationSchema;
 import org.kjson.flink.KafkaEncodedRecord;
 
 /**
@@ -77,11 +78,15 @@ final class KafkaSinkSettings implements Serializable {
         return builder.setDeliveryGuarantee(deliveryGuarantee)
                 .setBootstrapServers(producerConfig.getProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG))
                 .setKafkaProducerConfig(producerConfig)
-                .setRecordSerializer(new TopicRecordSerializationSchema(topic, fixedPartitioner))
+                .setRecordSerializer(recordSerializer())
                 .setTransactionNamingStrategy(transactionNamingStrategy)
                 .build();
     }
 
+    private EncodedRecordSerializationSchema recordSerializer() {
+        EncodedRecordSerializationSchema toTopic = new EncodedRecordSerializationSchema(topic);
+        return fixedPartitioner ? toTopic.withFixedPartitioner() : toTopic;
+    }
 
     String topic() {
         return topic;

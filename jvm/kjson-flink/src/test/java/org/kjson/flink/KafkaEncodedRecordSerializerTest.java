@@ -1,0 +1,97 @@
+package org.kjson.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+class KafkaEncodedRecordSerializerTest {
+    private static final KafkaEncodedRecordSerializer SERIALIZER = KafkaEncodedRecordSerializer.INSTANCE;
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static final List<KafkaEncodedRecord> RECORDS = List.of(
+            new KafkaEncodedRecord(utf8("{\"id\":1}"), utf8("{\"id\":1,\"name\":\"é\"}")),
+            new KafkaEncodedRecord(null, utf8("{}")),
+            new KafkaEncodedRecord(utf8("{\"id\":2}"), null),
+            new KafkaEncodedRecord(new byte[0], new byte[0]),
+            new KafkaEncodedRecord(null, null));
+
+    @Test
+    void typeInformationOfTheClassIsTheDedicatedType() {
+        assertSame(KafkaEncodedRecordTypeInfo.INSTANCE, TypeInformation.of(KafkaEncodedRecord.class));
+        assertSame(KjsonStreams.recordType(), TypeInformation.of(KafkaEncodedRecord.class));
+    }
+
+    @Test
+    void copyHandsTheImmutableRecordOn() {
+        KafkaEncodedRecord record = RECORDS.get(0);
+        assertSame(record, SERIALIZER.copy(record));
+        assertSame(record, SERIALIZER.copy(record, RECORDS.get(1)));
+    }
+
+    @Test
+    void serializeRoundTripsNullKeysTombstonesAndEmptyValues() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        for (KafkaEncodedRecord record : RECORDS) {
+            SERIALIZER.serialize(record, out);
+        }
+        DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+        for (KafkaEncodedRecord record : RECORDS) {
+            assertEquals(record, SERIALIZER.deserialize(in));
+        }
+        assertEquals(0, in.available());
+    }
+
+    @Test
+    void copyBetweenViewsKeepsTheBytes() throws IOException {
+        DataOutputSerializer first = new DataOutputSerializer(64);
+        for (KafkaEncodedRecord record : RECORDS) {
+            SERIALIZER.serialize(record, first);
+        }
+        DataInputDeserializer in = new DataInputDeserializer(first.getCopyOfBuffer());
+        DataOutputSerializer second = new DataOutputSerializer(64);
+        for (int i = 0; i < RECORDS.size(); i++) {
+            SERIALIZER.copy(in, second);
+        }
+        assertEquals(first.length(), second.length());
+        DataInputDeserializer again = new DataInputDeserializer(second.getCopyOfBuffer());
+        for (KafkaEncodedRecord record : RECORDS) {
+            assertEquals(record, SERIALIZER.deserialize(again));
+        }
+    }
+
+    @Test
+    void corruptLengthIsAnError() {
+        DataOutputSerializer out = new DataOutputSerializer(8);
+        assertThrows(IOException.class, () -> {
+            out.writeInt(-7);
+            SERIALIZER.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        });
+    }
+
+    @Test
+    void snapshotRestoresTheSameSerializer() throws IOException {
+        TypeSerializerSnapshot<KafkaEncodedRecord> snapshot = SERIALIZER.snapshotConfiguration();
+        DataOutputSerializer out = new DataOutputSerializer(16);
+        snapshot.writeSnapshot(out);
+        TypeSerializerSnapshot<KafkaEncodedRecord> restored = new KafkaEncodedRecordSerializer.Snapshot();
+        restored.readSnapshot(snapshot.getCurrentVersion(), new DataInputDeserializer(out.getCopyOfBuffer()),
+                getClass().getClassLoader());
+        TypeSerializer<KafkaEncodedRecord> serializer = restored.restoreSerializer();
+        assertSame(SERIALIZER, serializer);
+        assertEquals(true, restored.resolveSchemaCompatibility(snapshot).isCompatibleAsIs());
+    }
+}
