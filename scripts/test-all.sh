@@ -3,7 +3,7 @@
 # byte parity against the real Flink jars, the JVM (JNI) tests, the Flink SQL connectors on a
 # real Kafka broker, then hardening: unsafe modules under AddressSanitizer and bounded fuzzing.
 #   scripts/test-all.sh            (a fresh random seed for each randomized stage, printed)
-#   KJSON_FUZZ_SECONDS=N           seconds per fuzz target (default 30)
+#   KJSON_FUZZ_SECONDS=N           seconds per fuzz target (default 20)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -33,7 +33,7 @@ stage flink-parity scripts/parity.sh
 stage jvm-tests mvn -q -f jvm/pom.xml -pl kjson-flink -am verify
 stage flink-sql-kafka-tests mvn -q -f jvm/pom.xml -pl kjson-flink-sql -am verify
 stage sanitizer scripts/sanitize.sh
-stage fuzz scripts/fuzz.sh "${KJSON_FUZZ_SECONDS:-30}"
+stage fuzz scripts/fuzz.sh "${KJSON_FUZZ_SECONDS:-20}"
 
 echo
 if (( failed > 0 )); then

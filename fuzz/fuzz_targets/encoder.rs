@@ -4,8 +4,9 @@
 //!
 //! Checks: no panic; every non-null record is one JSON document equal to what the Arrow values
 //! say (field order, nulls, map keys, strings, Base64); tombstones and null keys where the
-//! connector puts them; a failing batch fails at the first row that must fail, with the right
-//! error kind; and the same encoder gives the same result again (an error leaves no state).
+//! connector puts them; CDC value formats (debezium, canal, maxwell, ogg) wrap each row in the
+//! envelope of its row kind; a failing batch fails at the first row that must fail, with the
+//! right error kind; and the same encoder gives the same result again (an error leaves no state).
 #![no_main]
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use arbitrary::{Result, Unstructured};
 use arrow::array::{Array, ArrayRef, Int8Array, RecordBatch};
 use arrow::datatypes::{Field, Schema};
 use kjson_fuzz::arrays::array;
-use kjson_fuzz::expect::{record, Json, MustFail, SideOptions};
+use kjson_fuzz::expect::{envelope, record, Json, MustFail, SideOptions};
 use kjson_fuzz::shape::Shape;
 use kjson_runtime::{
     Compatibility, DynamicEncoder, FlinkVersion, FloatSpelling, KeyValueSlabs, KjsonError, MapNullKeyMode, RowKind,
@@ -24,6 +25,8 @@ use libfuzzer_sys::fuzz_target;
 
 struct Case {
     shapes: Vec<Shape>,
+    /// A CDC value format, `None` for json.
+    value_format: Option<&'static str>,
     parts: SinkParts,
     batch: RecordBatch,
     kinds: Option<Int8Array>,
@@ -66,7 +69,15 @@ fn case(u: &mut Unstructured<'_>) -> Result<(Case, SideOptions, SideOptions)> {
         false => None,
     };
     let (key_options, key_side) = side_options(u)?;
-    let (value_options, value_side) = side_options(u)?;
+    let (mut value_options, value_side) = side_options(u)?;
+    // CDC formats are value formats of `kafka` only (insert-only formats for upsert-kafka).
+    let value_format = match !upsert && u.ratio(1, 3)? {
+        true => Some(*u.choose(&["debezium-json", "canal-json", "maxwell-json", "ogg-json"])?),
+        false => None,
+    };
+    if let Some(format) = value_format {
+        value_options.insert("format".into(), format.into());
+    }
     let parts = SinkParts {
         field_names: (0..count).map(|i| format!("c{i}")).collect(),
         type_strings: shapes.iter().map(Shape::flink_type).collect(),
@@ -89,7 +100,7 @@ fn case(u: &mut Unstructured<'_>) -> Result<(Case, SideOptions, SideOptions)> {
         flink_version: *u.choose(&[FlinkVersion::V1_20, FlinkVersion::V2_2, FlinkVersion::V2_3])?,
         float_spelling: *u.choose(&[FloatSpelling::Jdk17, FloatSpelling::Jdk19])?,
     };
-    Ok((Case { shapes, parts, batch, kinds, compatibility }, key_side, value_side))
+    Ok((Case { shapes, value_format, parts, batch, kinds, compatibility }, key_side, value_side))
 }
 
 /// The expected key and value of each row (`None` for a null key or a tombstone).
@@ -122,7 +133,9 @@ fn expected(case: &Case, spec: &SinkSpec, key: &SideOptions, value: &SideOptions
             let kind = case.kinds.as_ref().map_or(RowKind::Insert, |k| RowKind::from_byte(k.value(row)).unwrap());
             let v = match spec.is_upsert() && kind.is_retraction() {
                 true => Ok(None),
-                false => object(&value_columns, row, value),
+                false => object(&value_columns, row, value).map(|row| {
+                    row.map(|r| envelope(case.value_format, value.ignore_null_fields, kind.is_retraction(), r))
+                }),
             };
             (k, v)
         })

@@ -288,3 +288,31 @@ pub fn base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// A value row framed by a CDC format's envelope (`format` names it; `None` for plain json):
+/// the insert form for INSERT / UPDATE_AFTER, the delete form for UPDATE_BEFORE / DELETE. With
+/// `ignore_null_fields`, debezium-json and ogg-json drop their own null `before`/`after` member.
+pub fn envelope(format: Option<&str>, ignore_null_fields: bool, retraction: bool, row: Expect) -> Expect {
+    let member = |name: &str, value: Expect| (name.to_string(), value);
+    let before_after = |op_name: &str, insert: &str, delete: &str| {
+        let (before, after, op) = match retraction {
+            false => (Expect::Null, row.clone(), insert),
+            true => (row.clone(), Expect::Null, delete),
+        };
+        let members = [member("before", before), member("after", after), member(op_name, Expect::Str(op.into()))];
+        let kept = members.into_iter().filter(|(_, v)| !(ignore_null_fields && *v == Expect::Null));
+        Expect::Object(kept.collect())
+    };
+    let typed = |data: Expect, insert: &str, delete: &str| {
+        let kind = if retraction { delete } else { insert };
+        Expect::Object(vec![member("data", data), member("type", Expect::Str(kind.into()))])
+    };
+    match format {
+        None => row,
+        Some("debezium-json") => before_after("op", "c", "d"),
+        Some("ogg-json") => before_after("op_type", "I", "D"),
+        Some("canal-json") => typed(Expect::Array(vec![row.clone()]), "INSERT", "DELETE"),
+        Some("maxwell-json") => typed(row.clone(), "insert", "delete"),
+        Some(other) => panic!("no envelope for format {other}"),
+    }
+}
