@@ -98,7 +98,8 @@ fn relabel_type(ty: &DataType) -> Option<DataType> {
     let field = |f: &Field| relabel_type(f.data_type()).map(|t| Arc::new(f.clone().with_data_type(t)));
     match ty {
         DataType::Map(entries, _) => {
-            let key_nullable = matches!(entries.data_type(), DataType::Struct(kv) if kv.first().is_some_and(|k| k.is_nullable()));
+            let key_nullable =
+                matches!(entries.data_type(), DataType::Struct(kv) if kv.first().is_some_and(|k| k.is_nullable()));
             match (field(entries), key_nullable) {
                 (Some(f), true) => Some(DataType::List(f)),
                 (None, true) => Some(DataType::List(entries.clone())),
@@ -114,7 +115,8 @@ fn relabel_type(ty: &DataType) -> Option<DataType> {
             if changed.iter().all(Option::is_none) {
                 return None;
             }
-            let merged: Vec<Arc<Field>> = changed.into_iter().zip(fields.iter()).map(|(c, f)| c.unwrap_or_else(|| f.clone())).collect();
+            let merged: Vec<Arc<Field>> =
+                changed.into_iter().zip(fields.iter()).map(|(c, f)| c.unwrap_or_else(|| f.clone())).collect();
             Some(DataType::Struct(merged.into()))
         }
         _ => None,
@@ -148,9 +150,8 @@ fn revalidate(batch: RecordBatch) -> Result<RecordBatch, String> {
 pub fn split_row_kinds(batch: &RecordBatch, column: Option<&str>) -> Result<(RecordBatch, Option<Int8Array>), String> {
     let Some(name) = column else { return Ok((batch.clone(), None)) };
     let schema = batch.schema();
-    let index = schema
-        .index_of(name)
-        .map_err(|_| format!("--row-kind-column: the input has no column named `{name}`"))?;
+    let index =
+        schema.index_of(name).map_err(|_| format!("--row-kind-column: the input has no column named `{name}`"))?;
     let kinds = batch.column(index);
     if kinds.data_type() != &DataType::Int8 {
         return Err(format!("--row-kind-column: column `{name}` is {}, expected Int8", kinds.data_type()));

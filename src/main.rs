@@ -5,7 +5,11 @@ use clap::{Parser, Subcommand};
 use kjson::cli;
 
 #[derive(Parser)]
-#[command(name = "kjson", version, about = "Arrow batches to Kafka records, byte-identical to Apache Flink's JSON formats")]
+#[command(
+    name = "kjson",
+    version,
+    about = "Arrow batches to Kafka records, byte-identical to Apache Flink's JSON formats"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

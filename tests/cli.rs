@@ -132,7 +132,8 @@ fn a_missing_row_kind_column_is_named() {
 #[test]
 fn a_map_with_a_nullable_key_field_carries_null_keys() {
     let dir = temp_dir("null-key");
-    let fields = Fields::from(vec![Field::new("key", DataType::Utf8, true), Field::new("value", DataType::Int32, true)]);
+    let fields =
+        Fields::from(vec![Field::new("key", DataType::Utf8, true), Field::new("value", DataType::Int32, true)]);
     let keys = StringArray::from(vec![None, Some("k")]);
     let values = Int32Array::from(vec![1, 2]);
     let entries = StructArray::new(fields.clone(), vec![Arc::new(keys), Arc::new(values)], None);

@@ -60,15 +60,12 @@ fn check_lines(input: impl BufRead, spelling: FloatSpelling) -> Result<Report, S
         }
         let bad_line = || format!("line {}: cannot parse {line:?}", index + 1);
         let mut fields = line.splitn(3, ' ');
-        let (Some(kind), Some(hex), Some(expected)) = (fields.next(), fields.next(), fields.next())
-        else {
+        let (Some(kind), Some(hex), Some(expected)) = (fields.next(), fields.next(), fields.next()) else {
             return Err(bad_line());
         };
         let actual = match kind {
-            "d" => u64::from_str_radix(hex, 16)
-                .map(|bits| java_double_to_string(f64::from_bits(bits), spelling)),
-            "f" => u32::from_str_radix(hex, 16)
-                .map(|bits| java_float_to_string(f32::from_bits(bits), spelling)),
+            "d" => u64::from_str_radix(hex, 16).map(|bits| java_double_to_string(f64::from_bits(bits), spelling)),
+            "f" => u32::from_str_radix(hex, 16).map(|bits| java_float_to_string(f32::from_bits(bits), spelling)),
             _ => return Err(bad_line()),
         }
         .map_err(|_| bad_line())?;
@@ -77,9 +74,7 @@ fn check_lines(input: impl BufRead, spelling: FloatSpelling) -> Result<Report, S
         } else {
             report.failed += 1;
             if report.mismatches.len() < SHOWN_MISMATCHES {
-                report
-                    .mismatches
-                    .push(format!("{kind} {hex}: java {expected}, rust {actual}"));
+                report.mismatches.push(format!("{kind} {hex}: java {expected}, rust {actual}"));
             }
         }
     }

@@ -7,8 +7,8 @@ use arrow::array::{
 use arrow::buffer::NullBuffer;
 use arrow::compute::take;
 use arrow::datatypes::{
-    ArrowError, DataType as ArrowType, Date64Type, Decimal128Type, Field, Float32Type, Float64Type, Int16Type, Int32Type,
-    Int64Type, Int8Type, IntervalDayTimeType, IntervalUnit, IntervalYearMonthType, TimeUnit,
+    ArrowError, DataType as ArrowType, Date64Type, Decimal128Type, Field, Float32Type, Float64Type, Int16Type,
+    Int32Type, Int64Type, Int8Type, IntervalDayTimeType, IntervalUnit, IntervalYearMonthType, TimeUnit,
 };
 
 use crate::error::{KjsonError, Result};
@@ -78,16 +78,45 @@ pub enum Column<'a> {
     Date32(Prim<'a, i32>),
     Date64(Prim<'a, i64>),
     /// Time of day scaled to milliseconds by `mul / div`.
-    Time32 { values: Prim<'a, i32>, mul: i64, div: i64 },
-    Time64 { values: Prim<'a, i64>, mul: i64, div: i64 },
-    Timestamp { values: Prim<'a, i64>, unit: TimeUnit, ltz: bool },
+    Time32 {
+        values: Prim<'a, i32>,
+        mul: i64,
+        div: i64,
+    },
+    Time64 {
+        values: Prim<'a, i64>,
+        mul: i64,
+        div: i64,
+    },
+    Timestamp {
+        values: Prim<'a, i64>,
+        unit: TimeUnit,
+        ltz: bool,
+    },
     /// INTERVAL DAY TO SECOND from Arrow Interval(DayTime): (days, millis).
     DayTime(Prim<'a, arrow::datatypes::IntervalDayTime>),
     /// INTERVAL DAY TO SECOND from Arrow Duration, scaled to milliseconds.
-    Duration { values: Prim<'a, i64>, mul: i64, div: i64 },
-    List { offsets: Offsets<'a>, nulls: Option<&'a NullBuffer>, child: Box<Column<'a>> },
-    Map { offsets: &'a [i32], nulls: Option<&'a NullBuffer>, keys: Box<Column<'a>>, values: Box<Column<'a>> },
-    Row { nulls: Option<&'a NullBuffer>, names: &'a [RowFieldPlan], fields: Vec<Column<'a>> },
+    Duration {
+        values: Prim<'a, i64>,
+        mul: i64,
+        div: i64,
+    },
+    List {
+        offsets: Offsets<'a>,
+        nulls: Option<&'a NullBuffer>,
+        child: Box<Column<'a>>,
+    },
+    Map {
+        offsets: &'a [i32],
+        nulls: Option<&'a NullBuffer>,
+        keys: Box<Column<'a>>,
+        values: Box<Column<'a>>,
+    },
+    Row {
+        nulls: Option<&'a NullBuffer>,
+        names: &'a [RowFieldPlan],
+        fields: Vec<Column<'a>>,
+    },
 }
 
 /// List offsets: 32-bit, 64-bit, or a fixed size.
@@ -208,7 +237,9 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
             let values = timestamp_values(array);
             Column::Timestamp { values: Prim { values, nulls: array.nulls() }, unit: *unit, ltz: *ltz }
         }
-        (PlanNode::Interval, ArrowType::Interval(IntervalUnit::DayTime)) => Column::DayTime(prim::<IntervalDayTimeType>(array)),
+        (PlanNode::Interval, ArrowType::Interval(IntervalUnit::DayTime)) => {
+            Column::DayTime(prim::<IntervalDayTimeType>(array))
+        }
         (PlanNode::Interval, ArrowType::Interval(IntervalUnit::YearMonth)) => {
             Column::I32(prim::<IntervalYearMonthType>(array))
         }
@@ -222,18 +253,29 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
             let map = array.as_map();
             let keys = bind(&STRING_NODE, map.keys().as_ref())?;
             let values = bind(value, map.values().as_ref())?;
-            Column::Map { offsets: map.value_offsets(), nulls: map.nulls(), keys: Box::new(keys), values: Box::new(values) }
+            Column::Map {
+                offsets: map.value_offsets(),
+                nulls: map.nulls(),
+                keys: Box::new(keys),
+                values: Box::new(values),
+            }
         }
         (PlanNode::Map { value }, _) => {
             let list = array.as_list::<i32>();
             let entries = list.values().as_struct();
             let keys = bind(&STRING_NODE, entries.column(0).as_ref())?;
             let values = bind(value, entries.column(1).as_ref())?;
-            Column::Map { offsets: list.value_offsets(), nulls: list.nulls(), keys: Box::new(keys), values: Box::new(values) }
+            Column::Map {
+                offsets: list.value_offsets(),
+                nulls: list.nulls(),
+                keys: Box::new(keys),
+                values: Box::new(values),
+            }
         }
         (PlanNode::Row(fields), _) => {
             let s = array.as_struct();
-            let bound = fields.iter().zip(s.columns()).map(|(f, c)| bind(&f.node, c.as_ref())).collect::<Result<_>>()?;
+            let bound =
+                fields.iter().zip(s.columns()).map(|(f, c)| bind(&f.node, c.as_ref())).collect::<Result<_>>()?;
             Column::Row { nulls: s.nulls(), names: fields, fields: bound }
         }
         _ => return Err(KjsonError::schema(format!("internal: plan {node:?} does not fit Arrow type {ty}"))),

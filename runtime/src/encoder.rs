@@ -182,7 +182,9 @@ fn encode_rows<W: RowWriter>(
     for row in 0..rows {
         // The key is always an insert-only row (Flink resets its RowKind).
         match &sides.key {
-            Some(key) => key.write_record(&mut slabs.keys, row, RowKind::Insert, |cx, out| writer.write_key(cx, out, row))?,
+            Some(key) => {
+                key.write_record(&mut slabs.keys, row, RowKind::Insert, |cx, out| writer.write_key(cx, out, row))?
+            }
             None => slabs.keys.push_null(),
         }
         let kind = kinds.and_then(|k: &[i8]| RowKind::from_byte(k[row])).unwrap_or(RowKind::Insert);

@@ -70,7 +70,9 @@ impl KjsonError {
 
     pub fn position(&self) -> Option<Position> {
         match self {
-            KjsonError::Parse { position, .. } | KjsonError::Option { position, .. } | KjsonError::Type { position, .. } => *position,
+            KjsonError::Parse { position, .. }
+            | KjsonError::Option { position, .. }
+            | KjsonError::Type { position, .. } => *position,
             _ => None,
         }
     }

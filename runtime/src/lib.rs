@@ -5,33 +5,33 @@
 //! -> [`KeyValueSlabs`].
 #![deny(unsafe_op_in_unsafe_fn)]
 
-pub mod error;
-pub mod types;
-pub mod type_parser;
-pub mod ddl;
-pub mod options;
-pub mod spec;
-mod spec_build;
-mod spec_options;
-mod spec_validate;
-pub mod float;
-pub mod format;
-pub mod slab;
-pub mod fingerprint;
-#[cfg(feature = "arrow")]
-pub mod plan;
 #[cfg(feature = "arrow")]
 pub mod bind;
-#[cfg(feature = "arrow")]
-pub mod write;
-#[cfg(feature = "arrow")]
-mod write_merge;
+pub mod ddl;
 #[cfg(feature = "arrow")]
 pub mod encoder;
 #[cfg(feature = "arrow")]
 pub mod envelope;
+pub mod error;
+pub mod fingerprint;
+pub mod float;
+pub mod format;
+pub mod options;
+#[cfg(feature = "arrow")]
+pub mod plan;
+pub mod slab;
+pub mod spec;
+mod spec_build;
+mod spec_options;
+mod spec_validate;
+pub mod type_parser;
+pub mod types;
 #[cfg(feature = "arrow")]
 pub mod validate;
+#[cfg(feature = "arrow")]
+pub mod write;
+#[cfg(feature = "arrow")]
+mod write_merge;
 
 pub use error::{KjsonError, Position, Result};
 pub use options::{Compatibility, FlinkVersion, FloatSpelling, JsonOptions, MapNullKeyMode, TimestampFormat};

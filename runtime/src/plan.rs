@@ -15,19 +15,25 @@ pub enum PlanNode {
     Integer,
     Float32,
     Float64,
-    Decimal { scale: u8 },
+    Decimal {
+        scale: u8,
+    },
     /// CHAR / VARCHAR (from Utf8 family, or Binary family decoded lossily).
     String,
     /// BINARY / VARBINARY, written as Base64.
     Bytes,
     Date,
     Time,
-    Timestamp { ltz: bool },
+    Timestamp {
+        ltz: bool,
+    },
     /// INTERVAL carried as an Arrow `Interval` or `Duration`.
     Interval,
     Array(Box<PlanNode>),
     /// MAP and MULTISET; keys are always strings.
-    Map { value: Box<PlanNode> },
+    Map {
+        value: Box<PlanNode>,
+    },
     Row(Vec<RowFieldPlan>),
 }
 
@@ -99,13 +105,7 @@ impl Plan {
 
 /// The physical-column fields of a schema, skipping the row-kind column if named.
 pub fn physical_fields<'a>(schema: &'a Schema, row_kind_column: Option<usize>) -> Vec<&'a Field> {
-    schema
-        .fields()
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| Some(*i) != row_kind_column)
-        .map(|(_, f)| f.as_ref())
-        .collect()
+    schema.fields().iter().enumerate().filter(|(i, _)| Some(*i) != row_kind_column).map(|(_, f)| f.as_ref()).collect()
 }
 
 fn mismatch(path: &str, ty: &DataType, found: &ArrowType, accepted: &str) -> KjsonError {
@@ -161,21 +161,17 @@ pub fn plan_node(path: &str, ty: &DataType, found: &ArrowType) -> Result<PlanNod
             "Binary, LargeBinary, BinaryView or FixedSizeBinary",
         ),
         L::Date => ok(PlanNode::Date, matches!(found, ArrowType::Date32 | ArrowType::Date64), "Date32 or Date64"),
-        L::Time { .. } => ok(
-            PlanNode::Time,
-            matches!(found, ArrowType::Time32(_) | ArrowType::Time64(_)),
-            "Time32 or Time64",
-        ),
+        L::Time { .. } => {
+            ok(PlanNode::Time, matches!(found, ArrowType::Time32(_) | ArrowType::Time64(_)), "Time32 or Time64")
+        }
         L::Timestamp { .. } => ok(
             PlanNode::Timestamp { ltz: false },
             matches!(found, ArrowType::Timestamp(_, None)),
             "Timestamp without a time zone",
         ),
-        L::TimestampLtz { .. } => ok(
-            PlanNode::Timestamp { ltz: true },
-            matches!(found, ArrowType::Timestamp(_, _)),
-            "Timestamp",
-        ),
+        L::TimestampLtz { .. } => {
+            ok(PlanNode::Timestamp { ltz: true }, matches!(found, ArrowType::Timestamp(_, _)), "Timestamp")
+        }
         L::Interval { kind, .. } => plan_interval(path, ty, found, *kind),
         L::Array(element) => plan_array(path, ty, found, element),
         L::Map { key, value } => plan_map(path, ty, found, key, value),
@@ -184,9 +180,9 @@ pub fn plan_node(path: &str, ty: &DataType, found: &ArrowType) -> Result<PlanNod
             plan_map(path, ty, found, element, &count)
         }
         L::Row(fields) => plan_row(path, ty, found, fields),
-        L::Unsupported { text } => Err(KjsonError::type_error(format!(
-            "column `{path}`: Not support to parse type: {text}"
-        ))),
+        L::Unsupported { text } => {
+            Err(KjsonError::type_error(format!("column `{path}`: Not support to parse type: {text}")))
+        }
     }
 }
 
@@ -199,12 +195,16 @@ fn plan_decimal(path: &str, ty: &DataType, found: &ArrowType, scale: u8) -> Resu
 
 fn plan_interval(path: &str, ty: &DataType, found: &ArrowType, kind: IntervalKind) -> Result<PlanNode> {
     match (kind, found) {
-        (IntervalKind::YearMonth, ArrowType::Int32) | (IntervalKind::DayTime, ArrowType::Int64) => Ok(PlanNode::Integer),
+        (IntervalKind::YearMonth, ArrowType::Int32) | (IntervalKind::DayTime, ArrowType::Int64) => {
+            Ok(PlanNode::Integer)
+        }
         (IntervalKind::YearMonth, ArrowType::Interval(IntervalUnit::YearMonth))
         | (IntervalKind::DayTime, ArrowType::Interval(IntervalUnit::DayTime))
         | (IntervalKind::DayTime, ArrowType::Duration(_)) => Ok(PlanNode::Interval),
         (IntervalKind::YearMonth, _) => Err(mismatch(path, ty, found, "Int32 months or Interval(YearMonth)")),
-        (IntervalKind::DayTime, _) => Err(mismatch(path, ty, found, "Int64 milliseconds, Interval(DayTime) or Duration")),
+        (IntervalKind::DayTime, _) => {
+            Err(mismatch(path, ty, found, "Int64 milliseconds, Interval(DayTime) or Duration"))
+        }
     }
 }
 

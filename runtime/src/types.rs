@@ -32,28 +32,53 @@ pub enum LogicalType {
     BigInt,
     Float,
     Double,
-    Decimal { precision: u8, scale: u8 },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
     /// `CHAR(n)`.
-    Char { length: u32 },
+    Char {
+        length: u32,
+    },
     /// `VARCHAR(n)`; `STRING` is `VARCHAR(2147483647)`.
-    VarChar { length: u32 },
-    Binary { length: u32 },
+    VarChar {
+        length: u32,
+    },
+    Binary {
+        length: u32,
+    },
     /// `VARBINARY(n)`; `BYTES` is `VARBINARY(2147483647)`.
-    VarBinary { length: u32 },
+    VarBinary {
+        length: u32,
+    },
     Date,
-    Time { precision: u8 },
-    Timestamp { precision: u8 },
+    Time {
+        precision: u8,
+    },
+    Timestamp {
+        precision: u8,
+    },
     /// `TIMESTAMP(p) WITH LOCAL TIME ZONE`, also spelled `TIMESTAMP_LTZ(p)`.
-    TimestampLtz { precision: u8 },
+    TimestampLtz {
+        precision: u8,
+    },
     /// `resolution` is the text as written after `INTERVAL` (e.g. `DAY(2) TO SECOND(3)`).
-    Interval { kind: IntervalKind, resolution: String },
+    Interval {
+        kind: IntervalKind,
+        resolution: String,
+    },
     Array(Box<DataType>),
-    Map { key: Box<DataType>, value: Box<DataType> },
+    Map {
+        key: Box<DataType>,
+        value: Box<DataType>,
+    },
     Multiset(Box<DataType>),
     Row(Vec<RowField>),
     /// A type the parser recognised but the JSON format cannot write (RAW, VARIANT, NULL,
     /// TIMESTAMP WITH TIME ZONE, ...): `text` is Flink's spelling, used in the error at open.
-    Unsupported { text: String },
+    Unsupported {
+        text: String,
+    },
 }
 
 pub const MAX_LENGTH: u32 = i32::MAX as u32;

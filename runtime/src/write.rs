@@ -133,7 +133,10 @@ pub fn write_value(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i: u
 
 fn write_time(ctx: &WriteContext, out: &mut Vec<u8>, millis: i64) -> WriteResult {
     if !(0..86_400_000).contains(&millis) {
-        return Err(ValueError::OutOfRange { what: format!("TIME value of {millis} ms is outside one day"), path: vec![] });
+        return Err(ValueError::OutOfRange {
+            what: format!("TIME value of {millis} ms is outside one day"),
+            path: vec![],
+        });
     }
     temporal::write_time_json(out, millis as i32, ctx.compatibility.flink_version);
     Ok(())
@@ -151,7 +154,13 @@ pub fn timestamp_parts(v: i64, unit: arrow::datatypes::TimeUnit) -> (i64, u32) {
     }
 }
 
-fn write_list(ctx: &WriteContext, out: &mut Vec<u8>, offsets: &Offsets<'_>, child: &Column<'_>, i: usize) -> WriteResult {
+fn write_list(
+    ctx: &WriteContext,
+    out: &mut Vec<u8>,
+    offsets: &Offsets<'_>,
+    child: &Column<'_>,
+    i: usize,
+) -> WriteResult {
     let (start, end) = offsets.range(i);
     out.push(b'[');
     for j in start..end {
@@ -182,7 +191,14 @@ fn entry_key<'k>(ctx: &'k WriteContext, keys: &'k Column<'_>, j: usize) -> Resul
     }
 }
 
-fn write_map(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, values: &Column<'_>, start: usize, end: usize) -> WriteResult {
+fn write_map(
+    ctx: &WriteContext,
+    out: &mut Vec<u8>,
+    keys: &Column<'_>,
+    values: &Column<'_>,
+    start: usize,
+    end: usize,
+) -> WriteResult {
     out.push(b'{');
     let mut first = true;
     let duplicates = end - start > 1 && has_duplicate_keys(ctx, keys, start, end)?;

@@ -9,7 +9,12 @@ use crate::write::{write_value, WriteContext, WriteResult};
 
 /// Writes the value Jackson ends with for the entries `occurrences` (in map order) of one key.
 #[cold]
-pub fn write_repeated_value(ctx: &WriteContext, out: &mut Vec<u8>, values: &Column<'_>, occurrences: &[usize]) -> WriteResult {
+pub fn write_repeated_value(
+    ctx: &WriteContext,
+    out: &mut Vec<u8>,
+    values: &Column<'_>,
+    occurrences: &[usize],
+) -> WriteResult {
     // A null value replaces the stored node; merging starts afresh after it.
     let run = match occurrences.iter().rposition(|&e| values.is_null(e)) {
         Some(last_null) => &occurrences[last_null + 1..],

@@ -31,19 +31,26 @@ fn batch(dictionary: bool) -> RecordBatch {
     let offsets = OffsetBuffer::new(vec![0, 2, 2, 2, 5, 6, 6].into());
     let a = ListArray::new(item, offsets.clone(), items, Some(vec![true, false, true, true, true, true].into()));
     let y = strings(dictionary, false);
-    let fields = Fields::from(vec![Field::new("x", ArrowType::Int32, true), Field::new("y", y.data_type().clone(), true)]);
+    let fields =
+        Fields::from(vec![Field::new("x", ArrowType::Int32, true), Field::new("y", y.data_type().clone(), true)]);
     let x: ArrayRef = Arc::new(Int32Array::from(vec![Some(1), None, Some(3), Some(4), None, Some(6)]));
     let r = StructArray::new(fields, vec![x, y], Some(vec![true, true, false, true, true, true].into()));
     let keys: ArrayRef = Arc::new(StringArray::from(vec!["k0", "k1", "k2", "k3", "k4", "k5"]));
     let values = strings(dictionary, false);
-    let entry_fields =
-        Fields::from(vec![Field::new("key", ArrowType::Utf8, false), Field::new("value", values.data_type().clone(), true)]);
+    let entry_fields = Fields::from(vec![
+        Field::new("key", ArrowType::Utf8, false),
+        Field::new("value", values.data_type().clone(), true),
+    ]);
     let entries = StructArray::new(entry_fields.clone(), vec![keys, values], None);
     let entry = Arc::new(Field::new("entries", ArrowType::Struct(entry_fields), false));
     let m = MapArray::new(entry, offsets, entries, None, false);
     let columns: Vec<ArrayRef> = vec![s, Arc::new(a), Arc::new(r), Arc::new(m)];
     let schema = Schema::new(
-        ["s", "a", "r", "m"].iter().zip(&columns).map(|(n, c)| Field::new(*n, c.data_type().clone(), true)).collect::<Vec<_>>(),
+        ["s", "a", "r", "m"]
+            .iter()
+            .zip(&columns)
+            .map(|(n, c)| Field::new(*n, c.data_type().clone(), true))
+            .collect::<Vec<_>>(),
     );
     RecordBatch::try_new(Arc::new(schema), columns).unwrap()
 }

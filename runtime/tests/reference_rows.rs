@@ -3,8 +3,7 @@
 use std::sync::Arc;
 
 use arrow::array::{
-    Array,
-    ArrayRef, Int32Array, Int32Builder, ListBuilder, MapBuilder, RecordBatch, StringArray, StringBuilder,
+    Array, ArrayRef, Int32Array, Int32Builder, ListBuilder, MapBuilder, RecordBatch, StringArray, StringBuilder,
     StructArray,
 };
 use arrow::datatypes::{DataType as ArrowType, Field, Fields, Schema};
@@ -120,7 +119,8 @@ fn map_batch(entries: &[(Option<&str>, i32)]) -> (Vec<(&'static str, DataType)>,
 /// One map row carried as a List of key/value structs, the carriage for null keys that arrow-rs
 /// builds (its Map type forbids nullable keys).
 fn nullable_key_map(entries: &[(Option<&str>, i32)]) -> arrow::array::ListArray {
-    let fields = Fields::from(vec![Field::new("key", ArrowType::Utf8, true), Field::new("value", ArrowType::Int32, true)]);
+    let fields =
+        Fields::from(vec![Field::new("key", ArrowType::Utf8, true), Field::new("value", ArrowType::Int32, true)]);
     let keys: StringArray = entries.iter().map(|(k, _)| *k).collect();
     let values: Int32Array = entries.iter().map(|(_, v)| Some(*v)).collect();
     let entries_array = StructArray::new(fields.clone(), vec![Arc::new(keys), Arc::new(values)], None);
@@ -184,5 +184,8 @@ fn zero_fields_is_an_empty_object_and_arrays_nest() {
     let arr = b.finish();
     let schema = Schema::new(vec![Field::new("v", arr.data_type().clone(), true)]);
     let batch = RecordBatch::try_new(Arc::new(schema), vec![Arc::new(arr)]).unwrap();
-    assert_eq!(encode_values(spec(vec![("v", nested)], JsonOptions::default()), &batch)[0], r#"{"v":[["a",null],null,[]]}"#);
+    assert_eq!(
+        encode_values(spec(vec![("v", nested)], JsonOptions::default()), &batch)[0],
+        r#"{"v":[["a",null],null,[]]}"#
+    );
 }

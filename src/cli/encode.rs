@@ -62,7 +62,8 @@ fn encode_into(args: &EncodeArgs, keys: &PendingFile, values: &PendingFile) -> R
             .encode(&physical, kinds.as_ref())
             .map_err(|e| format!("batch starting at input row {row_base}: {e}"))?;
         write_lines(&mut keys_out, &slabs.keys).map_err(|e| format!("writing {}: {e}", args.keys_out.display()))?;
-        write_lines(&mut values_out, &slabs.values).map_err(|e| format!("writing {}: {e}", args.values_out.display()))?;
+        write_lines(&mut values_out, &slabs.values)
+            .map_err(|e| format!("writing {}: {e}", args.values_out.display()))?;
         row_base += physical.num_rows();
     }
     keys_out.flush().map_err(|e| e.to_string())?;

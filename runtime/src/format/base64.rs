@@ -58,11 +58,7 @@ fn encode_into(dst: &mut [u8], src: &[u8]) {
         let bits = (u32::from(tail[0]) << 16) | (u32::from(second) << 8);
         quad[0] = ALPHABET[(bits >> 18) as usize];
         quad[1] = ALPHABET[((bits >> 12) & 0x3F) as usize];
-        quad[2] = if tail.len() == 2 {
-            ALPHABET[((bits >> 6) & 0x3F) as usize]
-        } else {
-            b'='
-        };
+        quad[2] = if tail.len() == 2 { ALPHABET[((bits >> 6) & 0x3F) as usize] } else { b'=' };
         quad[3] = b'=';
     }
 }

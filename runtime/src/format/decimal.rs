@@ -7,13 +7,7 @@ use crate::options::FlinkVersion;
 const ZEROS: [u8; 64] = [b'0'; 64];
 
 /// `unscaled * 10^-scale`, a bare JSON number.
-pub fn write_decimal(
-    out: &mut Vec<u8>,
-    unscaled: i128,
-    scale: u8,
-    plain: bool,
-    version: FlinkVersion,
-) {
+pub fn write_decimal(out: &mut Vec<u8>, unscaled: i128, scale: u8, plain: bool, version: FlinkVersion) {
     let mut buf = itoa::Buffer::new();
     let digits = buf.format(unscaled.unsigned_abs()).as_bytes();
     let negative = unscaled < 0;
@@ -126,13 +120,7 @@ mod tests {
         (120, 0, "1.2E+2", "120", None),
         (1234500, 0, "1.2345E+6", "1234500", None),
         (-1234500, 0, "-1.2345E+6", "-1234500", None),
-        (
-            100_000_000_000_000_000,
-            0,
-            "1E+17",
-            "100000000000000000",
-            None,
-        ),
+        (100_000_000_000_000_000, 0, "1E+17", "100000000000000000", None),
         (123450, 3, "123.45", "123.450", Some("123.45")),
         (-50, 2, "-0.5", "-0.50", Some("-0.5")),
         (1000, 4, "0.1", "0.1000", None),
@@ -141,48 +129,20 @@ mod tests {
         (12, 7, "0.0000012", "0.0000012", None),
         (12, 8, "1.2E-7", "0.00000012", None),
         (100, 9, "1E-7", "0.000000100", Some("0.0000001")),
-        (
-            100_000_000_000,
-            18,
-            "1E-7",
-            "0.000000100000000000",
-            Some("0.0000001"),
-        ),
-        (
-            -123000,
-            12,
-            "-1.23E-7",
-            "-0.000000123000",
-            Some("-0.000000123"),
-        ),
+        (100_000_000_000, 18, "1E-7", "0.000000100000000000", Some("0.0000001")),
+        (-123000, 12, "-1.23E-7", "-0.000000123000", Some("-0.000000123")),
     ];
 
     #[test]
     fn reference_table() {
         for &(unscaled, scale, default, plain2, plain120) in TABLE {
             for version in [FlinkVersion::V1_20, FlinkVersion::V2_2, FlinkVersion::V2_3] {
-                assert_eq!(
-                    text(unscaled, scale, false, version),
-                    default,
-                    "{unscaled}e-{scale} {version}"
-                );
+                assert_eq!(text(unscaled, scale, false, version), default, "{unscaled}e-{scale} {version}");
             }
-            assert_eq!(
-                text(unscaled, scale, true, FlinkVersion::V2_2),
-                plain2,
-                "{unscaled}e-{scale}"
-            );
-            assert_eq!(
-                text(unscaled, scale, true, FlinkVersion::V2_3),
-                plain2,
-                "{unscaled}e-{scale}"
-            );
+            assert_eq!(text(unscaled, scale, true, FlinkVersion::V2_2), plain2, "{unscaled}e-{scale}");
+            assert_eq!(text(unscaled, scale, true, FlinkVersion::V2_3), plain2, "{unscaled}e-{scale}");
             if let Some(plain120) = plain120 {
-                assert_eq!(
-                    text(unscaled, scale, true, FlinkVersion::V1_20),
-                    plain120,
-                    "{unscaled}e-{scale}"
-                );
+                assert_eq!(text(unscaled, scale, true, FlinkVersion::V1_20), plain120, "{unscaled}e-{scale}");
             }
         }
     }
@@ -191,67 +151,33 @@ mod tests {
     fn wide_rows_of_the_table() {
         let ten_pow_32 = 10i128.pow(32);
         assert_eq!(text(ten_pow_32, 2, false, FlinkVersion::V2_3), "1E+30");
-        assert_eq!(
-            text(ten_pow_32, 2, true, FlinkVersion::V2_3),
-            "1000000000000000000000000000000.00"
-        );
-        assert_eq!(
-            text(ten_pow_32, 2, true, FlinkVersion::V1_20),
-            "1000000000000000000000000000000"
-        );
+        assert_eq!(text(ten_pow_32, 2, true, FlinkVersion::V2_3), "1000000000000000000000000000000.00");
+        assert_eq!(text(ten_pow_32, 2, true, FlinkVersion::V1_20), "1000000000000000000000000000000");
         let tenth_at_37 = 10i128.pow(36);
         assert_eq!(text(tenth_at_37, 37, false, FlinkVersion::V2_3), "0.1");
-        assert_eq!(
-            text(tenth_at_37, 37, true, FlinkVersion::V2_3),
-            "0.1000000000000000000000000000000000000"
-        );
+        assert_eq!(text(tenth_at_37, 37, true, FlinkVersion::V2_3), "0.1000000000000000000000000000000000000");
         assert_eq!(text(tenth_at_37, 37, true, FlinkVersion::V1_20), "0.1");
         let nines = 10i128.pow(38) - 1;
         let nines_text = "9".repeat(38);
-        for (plain, version) in [
-            (false, FlinkVersion::V2_3),
-            (true, FlinkVersion::V2_3),
-            (true, FlinkVersion::V1_20),
-        ] {
+        for (plain, version) in [(false, FlinkVersion::V2_3), (true, FlinkVersion::V2_3), (true, FlinkVersion::V1_20)] {
             assert_eq!(text(nines, 0, plain, version), nines_text);
             assert_eq!(text(-nines, 0, plain, version), format!("-{nines_text}"));
         }
         let long = 123_456_789_012_345_678_901_234_500_000i128;
-        assert_eq!(
-            text(long, 10, false, FlinkVersion::V2_3),
-            "12345678901234567890.12345"
-        );
-        assert_eq!(
-            text(long, 10, true, FlinkVersion::V2_3),
-            "12345678901234567890.1234500000"
-        );
+        assert_eq!(text(long, 10, false, FlinkVersion::V2_3), "12345678901234567890.12345");
+        assert_eq!(text(long, 10, true, FlinkVersion::V2_3), "12345678901234567890.1234500000");
     }
 
     #[test]
     fn extremes_and_exponent_edges() {
         let nines = 10i128.pow(38) - 1;
         // 38 digits all after the point: adjusted exponent -1, plain.
-        assert_eq!(
-            text(-nines, 38, false, FlinkVersion::V2_3),
-            format!("-0.{}", "9".repeat(38))
-        );
+        assert_eq!(text(-nines, 38, false, FlinkVersion::V2_3), format!("-0.{}", "9".repeat(38)));
         assert_eq!(text(1, 38, false, FlinkVersion::V2_3), "1E-38");
-        assert_eq!(
-            text(1, 38, true, FlinkVersion::V2_3),
-            format!("0.{}1", "0".repeat(37))
-        );
-        assert_eq!(
-            text(-(10i128.pow(37)), 0, false, FlinkVersion::V2_3),
-            "-1E+37"
-        );
-        assert_eq!(
-            text(i128::MIN, 0, false, FlinkVersion::V2_3),
-            "-170141183460469231731687303715884105728"
-        );
-        assert_eq!(
-            text(i128::MAX, 0, true, FlinkVersion::V2_2),
-            "170141183460469231731687303715884105727"
-        );
+        assert_eq!(text(1, 38, true, FlinkVersion::V2_3), format!("0.{}1", "0".repeat(37)));
+        assert_eq!(text(-(10i128.pow(37)), 0, false, FlinkVersion::V2_3), "-1E+37");
+        assert_eq!(text(i128::MIN, 0, false, FlinkVersion::V2_3), "-170141183460469231731687303715884105728");
+        assert_eq!(text(i128::MAX, 0, true, FlinkVersion::V2_2), "170141183460469231731687303715884105727");
         // Boundary of the plain form: adjusted exponent exactly -6 and -7.
         assert_eq!(text(15, 7, false, FlinkVersion::V2_3), "0.0000015");
         assert_eq!(text(15, 8, false, FlinkVersion::V2_3), "1.5E-7");

@@ -93,10 +93,7 @@ fn find_attention_swar(bytes: &[u8], from: usize) -> Option<usize> {
         }
         i += 8;
     }
-    bytes[i..]
-        .iter()
-        .position(|&b| ESCAPE_CLASS[b as usize] != RAW)
-        .map(|p| i + p)
+    bytes[i..].iter().position(|&b| ESCAPE_CLASS[b as usize] != RAW).map(|p| i + p)
 }
 
 /// True if any byte of `bytes` would be escaped (`"`, `\`, `< 0x20`, or a 4-byte UTF-8 lead
@@ -198,10 +195,7 @@ fn write_escape<S: ByteSink>(out: &mut S, bytes: &[u8], pos: usize) -> usize {
     let byte = bytes[pos];
     match ESCAPE_CLASS[byte as usize] {
         UNICODE => {
-            let hex = [
-                UPPER_HEX[(byte >> 4) as usize],
-                UPPER_HEX[(byte & 0xF) as usize],
-            ];
+            let hex = [UPPER_HEX[(byte >> 4) as usize], UPPER_HEX[(byte & 0xF) as usize]];
             out.put_chunk(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]], 6);
             1
         }
@@ -328,9 +322,7 @@ mod tests {
                 '\n' => out.extend_from_slice(b"\\n"),
                 '\u{0C}' => out.extend_from_slice(b"\\f"),
                 '\r' => out.extend_from_slice(b"\\r"),
-                c if (c as u32) < 0x20 => {
-                    out.extend_from_slice(format!("\\u{:04X}", c as u32).as_bytes())
-                }
+                c if (c as u32) < 0x20 => out.extend_from_slice(format!("\\u{:04X}", c as u32).as_bytes()),
                 c if (c as u32) > 0xFFFF => {
                     let mut units = [0u16; 2];
                     for unit in c.encode_utf16(&mut units) {
@@ -354,24 +346,14 @@ mod tests {
 
     #[test]
     fn every_control_char() {
-        let short = [
-            (0x08, "\\b"),
-            (0x09, "\\t"),
-            (0x0A, "\\n"),
-            (0x0C, "\\f"),
-            (0x0D, "\\r"),
-        ];
+        let short = [(0x08, "\\b"), (0x09, "\\t"), (0x0A, "\\n"), (0x0C, "\\f"), (0x0D, "\\r")];
         for c in 0u8..0x20 {
             let expected = match short.iter().find(|(b, _)| *b == c) {
                 Some((_, text)) => text.to_string(),
                 None => format!("\\u00{:02X}", c),
             };
             let got = json(std::str::from_utf8(&[c]).unwrap());
-            assert_eq!(
-                got,
-                format!("\"{expected}\"").as_bytes(),
-                "control {c:#04x}"
-            );
+            assert_eq!(got, format!("\"{expected}\"").as_bytes(), "control {c:#04x}");
         }
         assert_eq!(json("\u{0}\u{0B}\u{1F}"), b"\"\\u0000\\u000B\\u001F\"");
     }
@@ -415,19 +397,10 @@ mod tests {
         write_json_bytes_lossy(&mut out, b"\xF0\x9F\x98\x80");
         assert_eq!(out, b"\"\\uD83D\\uDE00\"");
         // Maximal subparts: a truncated 4-byte sequence is one U+FFFD, stray bytes one each.
-        for input in [
-            &b"x\xF0\x9F\x98\"y"[..],
-            b"\xC0\xAF\n",
-            b"\x80\x80",
-            b"\xF4\x90\x80\x80",
-        ] {
+        for input in [&b"x\xF0\x9F\x98\"y"[..], b"\xC0\xAF\n", b"\x80\x80", b"\xF4\x90\x80\x80"] {
             out.clear();
             write_json_bytes_lossy(&mut out, input);
-            assert_eq!(
-                out,
-                reference_escape(&String::from_utf8_lossy(input)),
-                "{input:?}"
-            );
+            assert_eq!(out, reference_escape(&String::from_utf8_lossy(input)), "{input:?}");
         }
     }
 
@@ -455,19 +428,13 @@ mod tests {
     fn needs_escape_flags_each_class() {
         assert!(!needs_escape(b""));
         assert!(!needs_escape(b"plain ascii text, 0123456789 /'<>&\x7F"));
-        assert!(!needs_escape(
-            "caf\u{E9} \u{FFFF} \u{2028} long enough to use words".as_bytes()
-        ));
+        assert!(!needs_escape("caf\u{E9} \u{FFFF} \u{2028} long enough to use words".as_bytes()));
         for bad in [b'"', b'\\', 0x00, 0x1F, 0x0A, 0xF0, 0xF4, 0xFF] {
             for pos in 0..20 {
                 let mut bytes = vec![b'a'; 20];
                 bytes[pos] = bad;
                 assert!(needs_escape(&bytes), "byte {bad:#04x} at {pos}");
-                assert_eq!(
-                    find_attention(&bytes, 0),
-                    Some(pos),
-                    "byte {bad:#04x} at {pos}"
-                );
+                assert_eq!(find_attention(&bytes, 0), Some(pos), "byte {bad:#04x} at {pos}");
             }
         }
         for fine in [0x20u8, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xBF, 0xC3, 0xEF] {
@@ -538,19 +505,10 @@ mod tests {
             let len = rng.below(300) as usize;
             // Mostly clean strings with sparse specials, so runs cross word boundaries.
             let clean_bias = round % 3 != 0;
-            let s: String = (0..len)
-                .map(|_| {
-                    if clean_bias && rng.below(16) != 0 {
-                        'a'
-                    } else {
-                        random_char(&mut rng)
-                    }
-                })
-                .collect();
+            let s: String =
+                (0..len).map(|_| if clean_bias && rng.below(16) != 0 { 'a' } else { random_char(&mut rng) }).collect();
             assert_eq!(json(&s), reference_escape(&s), "round {round}: {s:?}");
-            let needs = s
-                .chars()
-                .any(|c| c == '"' || c == '\\' || (c as u32) < 0x20 || (c as u32) > 0xFFFF);
+            let needs = s.chars().any(|c| c == '"' || c == '\\' || (c as u32) < 0x20 || (c as u32) > 0xFFFF);
             assert_eq!(needs_escape(s.as_bytes()), needs, "round {round}: {s:?}");
             let mut bytes = s.into_bytes();
             if !bytes.is_empty() {
@@ -565,11 +523,7 @@ mod tests {
             }
             let mut out = Vec::new();
             write_json_bytes_lossy(&mut out, &bytes);
-            assert_eq!(
-                out,
-                reference_escape(&String::from_utf8_lossy(&bytes)),
-                "round {round}"
-            );
+            assert_eq!(out, reference_escape(&String::from_utf8_lossy(&bytes)), "round {round}");
         }
     }
 
@@ -578,12 +532,7 @@ mod tests {
         for len in 0..40 {
             for pos in 0..len {
                 for special in ["\"", "\u{1}", "\u{1F600}", "\u{E9}"] {
-                    let s = format!(
-                        "{}{}{}",
-                        "x".repeat(pos),
-                        special,
-                        "y".repeat(len - pos - 1)
-                    );
+                    let s = format!("{}{}{}", "x".repeat(pos), special, "y".repeat(len - pos - 1));
                     assert_eq!(json(&s), reference_escape(&s), "{s:?}");
                 }
             }

@@ -59,17 +59,12 @@ pub fn civil_from_epoch_day(epoch_day: i64) -> (i64, u32, u32) {
     // 0..=146096, counted from a March 1st.
     let day_of_era = (shifted % DAYS_PER_ERA) as u32;
     // Years of the cycle, correcting for the leap days of every 4th, 100th and 400th year.
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146_096) / 365;
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     // Months counted from March (0) so that February, with the leap day, comes last.
     let march_month = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * march_month + 2) / 5 + 1;
-    let month = if march_month < 10 {
-        march_month + 3
-    } else {
-        march_month - 9
-    };
+    let month = if march_month < 10 { march_month + 3 } else { march_month - 9 };
     let year = i64::from(year_of_era) + era * 400 + i64::from(month <= 2);
     (year, month, day)
 }
@@ -85,10 +80,7 @@ pub struct DateText {
 impl DateText {
     pub fn from_epoch_day(epoch_day: i64) -> DateText {
         let (year, month, day) = civil_from_epoch_day(epoch_day);
-        let mut text = DateText {
-            len: 0,
-            bytes: [0; 32],
-        };
+        let mut text = DateText { len: 0, bytes: [0; 32] };
         let mut at = if (0..=9999).contains(&year) {
             put_pair(&mut text.bytes[0..], (year / 100) as u32);
             put_pair(&mut text.bytes[2..], (year % 100) as u32);
@@ -139,10 +131,7 @@ impl Default for DayCache {
 
 impl DayCache {
     pub fn new() -> DayCache {
-        DayCache {
-            epoch_day: 0,
-            date: DateText::from_epoch_day(0),
-        }
+        DayCache { epoch_day: 0, date: DateText::from_epoch_day(0) }
     }
 
     /// `yyyy-MM-dd` of `epoch_day`, recomputed only when the day changes.
@@ -218,11 +207,7 @@ fn put_fraction(dst: &mut [u8], nano_of_second: u32) -> usize {
 /// Flink only ever holds 0..86_399_999 here; other values wrap around the day instead of failing.
 pub fn write_time_json(out: &mut Vec<u8>, millis_of_day: i32, version: FlinkVersion) {
     let millis = millis_of_day.rem_euclid(MILLIS_PER_DAY as i32) as u32;
-    let nano_of_second = if version.time_has_fraction() {
-        millis % 1000 * NANOS_PER_MILLI
-    } else {
-        0
-    };
+    let nano_of_second = if version.time_has_fraction() { millis % 1000 * NANOS_PER_MILLI } else { 0 };
     let mut text = [0u8; 24];
     let len = put_time_of_day(&mut text, millis / 1000, nano_of_second);
     write_quoted(out, &text[..len]);
@@ -231,10 +216,7 @@ pub fn write_time_json(out: &mut Vec<u8>, millis_of_day: i32, version: FlinkVers
 /// Epoch milliseconds as (epoch day, millisecond of day), flooring toward the past.
 #[inline]
 pub fn split_epoch_millis(epoch_millis: i64) -> (i64, u32) {
-    (
-        epoch_millis.div_euclid(MILLIS_PER_DAY),
-        epoch_millis.rem_euclid(MILLIS_PER_DAY) as u32,
-    )
+    (epoch_millis.div_euclid(MILLIS_PER_DAY), epoch_millis.rem_euclid(MILLIS_PER_DAY) as u32)
 }
 
 /// A timestamp from epoch milliseconds plus nanoseconds within the millisecond (Flink's
@@ -249,14 +231,7 @@ pub fn write_timestamp_json(
     let (epoch_millis, nano_of_milli) = normalize_nanos(epoch_millis, nano_of_milli);
     let (epoch_day, millis_of_day) = split_epoch_millis(epoch_millis);
     let date = DateText::from_epoch_day(epoch_day);
-    write_timestamp_parts(
-        out,
-        date.as_bytes(),
-        millis_of_day,
-        nano_of_milli,
-        format,
-        ltz,
-    );
+    write_timestamp_parts(out, date.as_bytes(), millis_of_day, nano_of_milli, format, ltz);
 }
 
 /// Like [`write_timestamp_json`], reusing the date text of the previous call's day.
@@ -271,14 +246,7 @@ pub fn write_timestamp_json_cached(
 ) {
     let (epoch_millis, nano_of_milli) = normalize_nanos(epoch_millis, nano_of_milli);
     let (epoch_day, millis_of_day) = split_epoch_millis(epoch_millis);
-    write_timestamp_parts(
-        out,
-        cache.date(epoch_day),
-        millis_of_day,
-        nano_of_milli,
-        format,
-        ltz,
-    );
+    write_timestamp_parts(out, cache.date(epoch_day), millis_of_day, nano_of_milli, format, ltz);
 }
 
 /// `"` date, separator, time of day, optional `Z`, `"`; `nano_of_milli` < 1_000_000.
@@ -423,10 +391,7 @@ fn normalize_nanos(epoch_millis: i64, nano_of_milli: u32) -> (i64, u32) {
         return (epoch_millis, nano_of_milli);
     }
     let carry = i64::from(nano_of_milli / NANOS_PER_MILLI);
-    (
-        epoch_millis.saturating_add(carry),
-        nano_of_milli % NANOS_PER_MILLI,
-    )
+    (epoch_millis.saturating_add(carry), nano_of_milli % NANOS_PER_MILLI)
 }
 
 #[cfg(test)]
@@ -512,14 +477,8 @@ mod tests {
         for (millis, nanos, pattern) in rows {
             for (format, separator) in [(Sql, " "), (Iso8601, "T")] {
                 let expected = pattern.replace('?', separator);
-                assert_eq!(
-                    timestamp(millis, nanos, format, false),
-                    format!("\"{expected}\"")
-                );
-                assert_eq!(
-                    timestamp(millis, nanos, format, true),
-                    format!("\"{expected}Z\"")
-                );
+                assert_eq!(timestamp(millis, nanos, format, false), format!("\"{expected}\""));
+                assert_eq!(timestamp(millis, nanos, format, true), format!("\"{expected}Z\""));
             }
         }
         assert_eq!(timestamp(0, 0, Sql, true), "\"1970-01-01 00:00:00Z\"");
@@ -529,24 +488,12 @@ mod tests {
     #[test]
     fn timestamp_extremes_of_i64_millis() {
         // `Instant.ofEpochMilli(Long.MAX_VALUE / Long.MIN_VALUE)` as java.time prints them.
-        assert_eq!(
-            timestamp(i64::MAX, 0, Iso8601, true),
-            "\"+292278994-08-17T07:12:55.807Z\""
-        );
-        assert_eq!(
-            timestamp(i64::MIN, 0, Iso8601, true),
-            "\"-292275055-05-16T16:47:04.192Z\""
-        );
+        assert_eq!(timestamp(i64::MAX, 0, Iso8601, true), "\"+292278994-08-17T07:12:55.807Z\"");
+        assert_eq!(timestamp(i64::MIN, 0, Iso8601, true), "\"-292275055-05-16T16:47:04.192Z\"");
         // Excess nanos carry into the milliseconds instead of printing a bad fraction.
-        assert_eq!(
-            timestamp(-1, 1_000_001, Sql, false),
-            "\"1970-01-01 00:00:00.000000001\""
-        );
+        assert_eq!(timestamp(-1, 1_000_001, Sql, false), "\"1970-01-01 00:00:00.000000001\"");
         // u32::MAX ns = 4294 ms + 967295 ns; the millis saturate at i64::MAX.
-        assert_eq!(
-            timestamp(i64::MAX, u32::MAX, Sql, false),
-            "\"+292278994-08-17 07:12:55.807967295\""
-        );
+        assert_eq!(timestamp(i64::MAX, u32::MAX, Sql, false), "\"+292278994-08-17 07:12:55.807967295\"");
     }
 
     #[test]
@@ -554,30 +501,18 @@ mod tests {
         assert_eq!(date(-719_528 - 365), "\"-0001-01-01\"");
         assert_eq!(date(-719_528 - 366), "\"-0002-12-31\"");
         // Negative years pad to four digits, wider years are not padded; `+` only above 9999.
-        for (year, prefix) in [
-            (-999, "\"-0999-"),
-            (-12_345, "\"-12345-"),
-            (123_456, "\"+123456-"),
-            (999, "\"0999-"),
-        ] {
+        for (year, prefix) in [(-999, "\"-0999-"), (-12_345, "\"-12345-"), (123_456, "\"+123456-"), (999, "\"0999-")] {
             let day = ((year - 1970) as f64 * 365.2425) as i64 + 40;
             assert_eq!(reference_civil(day).0, year);
             assert!(date(day).starts_with(prefix), "{year}: {}", date(day));
         }
-        assert_eq!(
-            DateText::from_epoch_day(i64::MAX).as_bytes(),
-            civil_text(i64::MAX).as_bytes()
-        );
-        assert_eq!(
-            DateText::from_epoch_day(i64::MIN).as_bytes(),
-            civil_text(i64::MIN).as_bytes()
-        );
+        assert_eq!(DateText::from_epoch_day(i64::MAX).as_bytes(), civil_text(i64::MAX).as_bytes());
+        assert_eq!(DateText::from_epoch_day(i64::MIN).as_bytes(), civil_text(i64::MIN).as_bytes());
     }
 
     /// Independent calendar: whole 400-year cycles, then a year loop, then a month loop.
     fn reference_civil(epoch_day: i64) -> (i64, u32, u32) {
-        let is_leap =
-            |y: i64| y.rem_euclid(4) == 0 && (y.rem_euclid(100) != 0 || y.rem_euclid(400) == 0);
+        let is_leap = |y: i64| y.rem_euclid(4) == 0 && (y.rem_euclid(100) != 0 || y.rem_euclid(400) == 0);
         let year_len = |y: i64| if is_leap(y) { 366 } else { 365 };
         // 1970-01-01 is day 0; 2000-01-01 starts a cycle and is day 10957.
         let from_2000 = i128::from(epoch_day) - 10_957;
@@ -588,20 +523,7 @@ mod tests {
             rest -= year_len(year);
             year += 1;
         }
-        let month_lens = [
-            31,
-            if is_leap(year) { 29 } else { 28 },
-            31,
-            30,
-            31,
-            30,
-            31,
-            31,
-            30,
-            31,
-            30,
-            31,
-        ];
+        let month_lens = [31, if is_leap(year) { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
         let mut month = 0;
         while rest >= month_lens[month] {
             rest -= month_lens[month];
@@ -644,11 +566,7 @@ mod tests {
                 _ => raw,
             };
             assert_eq!(civil_from_epoch_day(day), reference_civil(day), "day {day}");
-            assert_eq!(
-                DateText::from_epoch_day(day).as_bytes(),
-                civil_text(day).as_bytes(),
-                "day {day}"
-            );
+            assert_eq!(DateText::from_epoch_day(day).as_bytes(), civil_text(day).as_bytes(), "day {day}");
         }
     }
 
@@ -692,11 +610,7 @@ mod tests {
             let len = put_time_of_day(&mut text, 45_296, nanos);
             let fraction = format!("{nanos:09}");
             let fraction = fraction.trim_end_matches('0');
-            let expected = if nanos == 0 {
-                "12:34:56".to_string()
-            } else {
-                format!("12:34:56.{fraction}")
-            };
+            let expected = if nanos == 0 { "12:34:56".to_string() } else { format!("12:34:56.{fraction}") };
             assert_eq!(&text[..len], expected.as_bytes(), "{nanos}");
         }
     }
@@ -732,11 +646,7 @@ mod tests {
             };
             let mut cached = Vec::new();
             write_timestamp_json_cached(&mut cached, &mut cache, millis, nanos, format, ltz);
-            assert_eq!(
-                cached,
-                timestamp(millis, nanos, format, ltz).into_bytes(),
-                "{millis}"
-            );
+            assert_eq!(cached, timestamp(millis, nanos, format, ltz).into_bytes(), "{millis}");
             let mut by_second = Vec::new();
             write_timestamp_json_by_second(&mut by_second, &mut second_cache, millis, nanos, format, ltz);
             assert_eq!(by_second, cached, "{millis} {nanos}");
