@@ -104,6 +104,36 @@ class NativeJsonEncoderContractTest {
         }
     }
 
+    /** A million rows in one batch, then one 100 MB string, then a small batch: all correct over JNI. */
+    @Test
+    void batchesFarLargerThanUsualEncodeAndLeaveTheHandleUsable() {
+        try (NativeJsonEncoder encoder = open(upsertSink(Map.of()), NativeJsonEncoder.Handoff.DIRECT)) {
+            int rows = 1_000_000;
+            try (RowDataArrowWriter writer = new RowDataArrowWriter(ROW, allocator)) {
+                for (int i = 0; i < rows; i++) {
+                    writer.append(row(i, "n" + i));
+                }
+                EncodedBatch out = encoder.encode(writer.finish(), null);
+                assertEquals(rows, out.size());
+                assertEquals("{\"id\":999999}", text(out.key(rows - 1)));
+                assertEquals("{\"id\":999999,\"name\":\"n999999\",\"price\":123.45,\"tags\":null}", text(out.value(rows - 1)));
+            }
+            String huge = "x".repeat(100 << 20);
+            try (RowDataArrowWriter writer = batch(ROW, row(7, huge))) {
+                EncodedBatch out = encoder.encode(writer.root(), null);
+                byte[] value = out.value(0);
+                String prefix = "{\"id\":7,\"name\":\"";
+                assertEquals(prefix.length() + huge.length() + "\",\"price\":123.45,\"tags\":null}".length(), value.length);
+                assertEquals(prefix, new String(value, 0, prefix.length(), StandardCharsets.UTF_8));
+                assertEquals('x', (char) value[value.length / 2]);
+            }
+            try (RowDataArrowWriter writer = batch(ROW, row(1, "a"))) {
+                assertEquals("{\"id\":1,\"name\":\"a\",\"price\":123.45,\"tags\":null}",
+                        text(encoder.encode(writer.root(), null).value(0)));
+            }
+        }
+    }
+
     @Test
     void specErrorsNameTheOption() {
         KjsonSpecException bad = assertThrows(KjsonSpecException.class,
