@@ -9,7 +9,7 @@
 //! takes the Flink version and float spelling at run time, so one encoder per schema serves all.
 use std::fmt::Write;
 
-use crate::options::{JsonOptions, MapNullKeyMode, TimestampFormat};
+use crate::options::JsonOptions;
 use crate::spec::{SideSpec, SinkSpec};
 
 /// Bumped whenever the canonical text or what generated code assumes changes meaning.
@@ -41,15 +41,8 @@ fn canonical_side(text: &mut String, label: &str, side: &SideSpec) {
 }
 
 fn canonical_options(options: &JsonOptions) -> String {
-    let timestamp = match options.timestamp_format {
-        TimestampFormat::Sql => "SQL",
-        TimestampFormat::Iso8601 => "ISO-8601",
-    };
-    let null_key = match options.map_null_key_mode {
-        MapNullKeyMode::Fail => "FAIL",
-        MapNullKeyMode::Drop => "DROP",
-        MapNullKeyMode::Literal => "LITERAL",
-    };
+    let timestamp = options.timestamp_format.option_value();
+    let null_key = options.map_null_key_mode.option_value();
     format!(
         "timestamp={timestamp} map-null-key={null_key} literal={:?} decimal-plain={} ignore-null-fields={}",
         options.map_null_key_literal, options.encode_decimal_as_plain_number, options.ignore_null_fields
@@ -71,6 +64,7 @@ pub fn fnv1a_64(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{MapNullKeyMode, TimestampFormat};
 
     const DDL: &str = "CREATE TABLE t (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (\
         'connector' = 'upsert-kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'x:1', \

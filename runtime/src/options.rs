@@ -26,6 +26,27 @@ pub struct JsonOptions {
     pub ignore_null_fields: bool,
 }
 
+impl TimestampFormat {
+    /// The value of `timestamp-format.standard` that selects it.
+    pub fn option_value(self) -> &'static str {
+        match self {
+            TimestampFormat::Sql => "SQL",
+            TimestampFormat::Iso8601 => "ISO-8601",
+        }
+    }
+}
+
+impl MapNullKeyMode {
+    /// The value of `map-null-key.mode` that selects it.
+    pub fn option_value(self) -> &'static str {
+        match self {
+            MapNullKeyMode::Fail => "FAIL",
+            MapNullKeyMode::Drop => "DROP",
+            MapNullKeyMode::Literal => "LITERAL",
+        }
+    }
+}
+
 impl Default for JsonOptions {
     fn default() -> Self {
         JsonOptions {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::options::{JsonOptions, MapNullKeyMode, TimestampFormat};
+use crate::options::JsonOptions;
 use crate::types::DataType;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -137,15 +137,8 @@ impl SinkSpec {
             };
         }
         let options = &side.options;
-        let timestamp = match options.timestamp_format {
-            TimestampFormat::Sql => "SQL",
-            TimestampFormat::Iso8601 => "ISO-8601",
-        };
-        let null_key = match options.map_null_key_mode {
-            MapNullKeyMode::Fail => "FAIL",
-            MapNullKeyMode::Drop => "DROP",
-            MapNullKeyMode::Literal => "LITERAL",
-        };
+        let timestamp = options.timestamp_format.option_value();
+        let null_key = options.map_null_key_mode.option_value();
         let _ = writeln!(
             out,
             "  options: timestamp-format.standard={timestamp}, map-null-key.mode={null_key}, \

@@ -1,5 +1,6 @@
 use super::*;
 use crate::error::{KjsonError, Position};
+use crate::options::{MapNullKeyMode, TimestampFormat};
 use crate::types::{LogicalType, MAX_LENGTH};
 
 fn string() -> DataType {
