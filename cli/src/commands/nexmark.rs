@@ -9,15 +9,15 @@ use std::time::{Duration, Instant};
 
 use arrow_json::LineDelimitedWriter;
 use clap::Args;
-use kjson_runtime::{KeyValueSlabs, SinkSpec};
+use kjson::runtime::{KeyValueSlabs, SinkSpec};
 
-use crate::cli::common::{CompatibilityArgs, PendingFile};
+use crate::commands::common::{CompatibilityArgs, PendingFile};
 use crate::nexmark::{NexmarkBatch, NexmarkStream, Query};
-use crate::Encoder;
+use kjson::Encoder;
 
-const Q0_DDL: &str = include_str!("../../schemas/q0.sql");
-const Q9_DDL: &str = include_str!("../../schemas/q9.sql");
-const Q19_DDL: &str = include_str!("../../schemas/q19.sql");
+const Q0_DDL: &str = include_str!("../../../schemas/q0.sql");
+const Q9_DDL: &str = include_str!("../../../schemas/q9.sql");
+const Q19_DDL: &str = include_str!("../../../schemas/q19.sql");
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 #[derive(Args, Debug, Clone)]
@@ -317,9 +317,9 @@ mod tests {
 
     #[test]
     fn each_query_runs_end_to_end_through_its_embedded_ddl() {
-        use arrow::array::AsArray;
-        use arrow::datatypes::Int64Type;
-        use kjson_runtime::{FlinkVersion, FloatSpelling};
+        use arrow_array::cast::AsArray;
+        use arrow_array::types::Int64Type;
+        use kjson::runtime::{FlinkVersion, FloatSpelling};
         for query in [Query::Q0, Query::Q9, Query::Q19] {
             let path = std::env::temp_dir().join(format!("kjson-nexmark-{}-{query}.txt", std::process::id()));
             let compatibility =

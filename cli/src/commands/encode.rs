@@ -4,11 +4,11 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use kjson_runtime::Slab;
+use kjson::runtime::Slab;
 
-use crate::cli::common::{load_spec, CompatibilityArgs, PendingFile};
+use crate::commands::common::{load_spec, CompatibilityArgs, PendingFile};
 use crate::input::{read_batches, split_row_kinds};
-use crate::Encoder;
+use kjson::Encoder;
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
