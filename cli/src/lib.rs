@@ -4,3 +4,4 @@
 pub mod commands;
 pub mod input;
 pub mod nexmark;
+pub mod progress;
