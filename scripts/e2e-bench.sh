@@ -15,7 +15,7 @@ q0_rows=${1:-3000000}
 q19_rows=${2:-1000000}
 parallelism=${3:-1}
 passes=${4:-3}
-cargo build --release --lib -p kjson
+cargo build --release -p kjson-jni
 classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT
 # One reactor run: each module writes its test classpath to the file, kjson-flink-sql last

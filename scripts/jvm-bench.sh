@@ -6,7 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --lib -p kjson
+cargo build --release -p kjson-jni
 mvn -B -q -f jvm/pom.xml -pl kjson-flink -am test-compile -Dkjson.cargo.skip=true
 classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT

@@ -31,5 +31,7 @@ run() {
 }
 run -p kjson-runtime --lib
 run -p kjson --lib
-run -p kjson --test hostile --test cli
+run -p kjson-jni --lib
+run -p kjson --test hostile
+run -p kjson-cli --lib --test hostile --test cli
 echo "sanitize: no AddressSanitizer report in $(( $(date +%s) - started )) s"

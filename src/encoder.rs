@@ -2,7 +2,7 @@
 //! Which one runs is never silent: [`Encoder::kind`] says it, and the CLI prints it.
 use std::fmt;
 
-use arrow::array::{Int8Array, RecordBatch};
+use arrow_array::{Int8Array, RecordBatch};
 use kjson_runtime::encoder::BatchEncoder;
 use kjson_runtime::fingerprint::spec_fingerprint;
 use kjson_runtime::{Compatibility, DynamicEncoder, KeyValueSlabs, Result, SinkSpec};
@@ -11,6 +11,7 @@ use crate::registry;
 
 /// Which encoder an [`Encoder`] runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EncoderKind {
     /// Schema-specialized code generated at build time from `origin`.
     Generated { type_name: &'static str, origin: &'static str, fingerprint: u64 },
@@ -19,6 +20,18 @@ pub enum EncoderKind {
 }
 
 impl EncoderKind {
+    /// What [`Encoder::open`] picks for `spec` in this build, without opening it.
+    pub fn for_spec(spec: &SinkSpec) -> EncoderKind {
+        match registry::lookup(spec) {
+            Some(entry) => EncoderKind::Generated {
+                type_name: entry.type_name,
+                origin: entry.origin,
+                fingerprint: entry.fingerprint,
+            },
+            None => EncoderKind::Dynamic { fingerprint: spec_fingerprint(spec), forced: false },
+        }
+    }
+
     pub fn is_generated(&self) -> bool {
         matches!(self, EncoderKind::Generated { .. })
     }
@@ -50,20 +63,12 @@ pub struct Encoder {
 impl Encoder {
     /// The generated encoder if this build has one for exactly this spec, else the dynamic one.
     pub fn open(spec: SinkSpec, compatibility: Compatibility) -> Result<Encoder> {
-        match registry::lookup(&spec) {
-            Some(entry) => {
-                let kind = EncoderKind::Generated {
-                    type_name: entry.type_name,
-                    origin: entry.origin,
-                    fingerprint: entry.fingerprint,
-                };
-                Ok(Encoder { inner: entry.open(spec, compatibility)?, kind })
-            }
-            None => {
-                let kind = EncoderKind::Dynamic { fingerprint: spec_fingerprint(&spec), forced: false };
-                Ok(Encoder { inner: Box::new(DynamicEncoder::open(spec, compatibility)?), kind })
-            }
-        }
+        let kind = EncoderKind::for_spec(&spec);
+        let inner = match registry::lookup(&spec) {
+            Some(entry) => entry.open(spec, compatibility)?,
+            None => Box::new(DynamicEncoder::open(spec, compatibility)?),
+        };
+        Ok(Encoder { inner, kind })
     }
 
     /// The dynamic encoder even when a generated one exists (benchmarks, comparisons).

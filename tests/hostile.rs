@@ -1,19 +1,18 @@
-//! Hostile and broken input through the Rust API and the CLI: each case gives a clear error or
-//! correct output, none crashes, and the same encoder is correct on the next batch.
-//! (Arrow C Data through JNI is tested beside the JNI bridge.)
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+//! Hostile and broken input through the Rust API: each case gives a clear error or correct
+//! output, none crashes, and the same encoder is correct on the next batch. (The CLI's cases are
+//! in cli/tests/hostile.rs; Arrow C Data through JNI is tested beside the JNI bridge.)
 use std::sync::Arc;
 
-use arrow::array::{
-    make_array, new_empty_array, Array, ArrayData, ArrayRef, BinaryArray, Int32Array, Int64Array, Int8Array,
-    LargeStringArray, ListArray, RecordBatch, StringArray, StructArray, Time32MillisecondArray,
+use arrow_array::{
+    make_array, new_empty_array, Array, ArrayRef, BinaryArray, Int32Array, Int64Array, Int8Array, LargeStringArray,
+    ListArray, RecordBatch, StringArray, StructArray, Time32MillisecondArray,
 };
-use arrow::buffer::{Buffer, OffsetBuffer};
-use arrow::datatypes::{DataType, Field, Fields, Int32Type, Schema};
-use arrow::ffi::{from_ffi, to_ffi};
-use arrow::ipc::writer::{FileWriter, StreamWriter};
+
+use arrow_array::ffi::{from_ffi, to_ffi};
+use arrow_array::types::Int32Type;
+use arrow_buffer::{Buffer, OffsetBuffer};
+use arrow_data::ArrayData;
+use arrow_schema::{DataType, Field, Fields, Schema};
 use kjson::Encoder;
 use kjson_runtime::validate::validate_batch;
 use kjson_runtime::{Compatibility, KjsonError, SinkSpec, Slab};
@@ -141,7 +140,7 @@ fn binary_map_keys_merge_as_the_java_strings_they_decode_to() {
     let kv =
         StructArray::new(entries.clone(), vec![Arc::new(keys), Arc::new(Int32Array::from(vec![1, 2, 3, 4, 5]))], None);
     let field = Arc::new(Field::new("entries", DataType::Struct(entries), false));
-    let map = arrow::array::MapArray::new(field, OffsetBuffer::from_lengths([5]), kv, None, false);
+    let map = arrow_array::MapArray::new(field, OffsetBuffer::from_lengths([5]), kv, None, false);
     let slabs =
         encoder.encode(&batch(vec![("id", Arc::new(Int64Array::from(vec![1]))), ("m", Arc::new(map))]), None).unwrap();
     assert_eq!(values(&slabs.values), vec![Some("{\"id\":1,\"m\":{\"\u{FFFD}\":5,\"k\":2}}".to_string())]);
@@ -384,172 +383,6 @@ fn a_batch_whose_output_passes_two_gib_is_a_limit_error() {
     assert!(matches!(error, KjsonError::Limit { .. }), "{error:?}");
     drop(huge);
     assert_still_correct(&mut encoder);
-}
-
-// ---- the CLI ----
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kjson-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn ipc_file(batches: &[RecordBatch]) -> Vec<u8> {
-    let mut writer = FileWriter::try_new(Vec::new(), &batches[0].schema()).unwrap();
-    batches.iter().for_each(|b| writer.write(b).unwrap());
-    writer.into_inner().unwrap()
-}
-
-fn ipc_stream(batches: &[RecordBatch]) -> Vec<u8> {
-    let mut writer = StreamWriter::try_new(Vec::new(), &batches[0].schema()).unwrap();
-    batches.iter().for_each(|b| writer.write(b).unwrap());
-    writer.into_inner().unwrap()
-}
-
-/// Runs `kjson encode`; returns (exit code, stderr, values file if written).
-fn cli_encode(dir: &Path, columns: &str, input: &[u8]) -> (Option<i32>, String, Option<String>) {
-    std::fs::write(dir.join("sink.sql"), ddl(columns)).unwrap();
-    std::fs::write(dir.join("input.arrow"), input).unwrap();
-    let _ = std::fs::remove_file(dir.join("values"));
-    let output = Command::new(env!("CARGO_BIN_EXE_kjson"))
-        .arg("encode")
-        .args(["--ddl", "sink.sql", "--input", "input.arrow", "--keys-out", "keys", "--values-out", "values"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let values = std::fs::read(dir.join("values")).ok().map(|v| String::from_utf8(v).unwrap());
-    (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned(), values)
-}
-
-/// A clean failure: exit code 1, one `kjson: error:` line, no output file.
-fn assert_clean_failure(result: &(Option<i32>, String, Option<String>), what: &str) {
-    let (code, stderr, values) = result;
-    assert_eq!(*code, Some(1), "{what}: {stderr}");
-    assert!(stderr.starts_with("kjson: error: ") && !stderr.contains("panicked"), "{what}: {stderr}");
-    assert!(values.is_none(), "{what}: an output file was left behind");
-}
-
-#[test]
-fn cli_refuses_schema_mismatch_and_corrupt_input_cleanly() {
-    let dir = temp_dir("cli");
-    let wrong =
-        batch(vec![("id", Arc::new(Int32Array::from(vec![1]))), ("name", Arc::new(StringArray::from(vec!["a"])))]);
-    let result = cli_encode(&dir, ID_NAME, &ipc_file(&[wrong]));
-    assert_clean_failure(&result, "schema mismatch");
-    assert!(result.1.contains("column `id`: expected Flink type BIGINT"), "{}", result.1);
-
-    let good = ipc_file(&[good_batch()]);
-    let mut truncated = good.clone();
-    truncated.truncate(good.len() / 2);
-    for (input, what) in
-        [(Vec::new(), "empty file"), (b"not arrow at all".to_vec(), "garbage"), (truncated, "truncated file")]
-    {
-        assert_clean_failure(&cli_encode(&dir, ID_NAME, &input), what);
-    }
-    let (code, stderr, values) = cli_encode(&dir, ID_NAME, &good);
-    assert_eq!(
-        (code, values.as_deref()),
-        (Some(0), Some("{\"id\":1,\"name\":\"a\\\"b\"}\n{\"id\":2,\"name\":null}\n")),
-        "{stderr}"
-    );
-}
-
-#[test]
-fn cli_refuses_offsets_past_the_buffer_end() {
-    let dir = temp_dir("offsets");
-    let names = batch(vec![
-        ("id", Arc::new(Int64Array::from(vec![1, 2, 3]))),
-        ("name", Arc::new(StringArray::from(vec!["abc", "def", "ghi"]))),
-    ]);
-    for (input, format) in [(ipc_file(&[names.clone()]), "file"), (ipc_stream(&[names.clone()]), "stream")] {
-        let pattern: Vec<u8> = [0i32, 3, 6, 9].iter().flat_map(|o| o.to_le_bytes()).collect();
-        let at = input.windows(16).position(|w| w == pattern).expect("offsets in the body");
-        let mut corrupt = input.clone();
-        corrupt[at + 12..at + 16].copy_from_slice(&0x7FFF_0000i32.to_le_bytes());
-        assert_clean_failure(&cli_encode(&dir, ID_NAME, &corrupt), &format!("{format}: offset past the end"));
-        corrupt[at + 12..at + 16].copy_from_slice(&2i32.to_le_bytes());
-        assert_clean_failure(&cli_encode(&dir, ID_NAME, &corrupt), &format!("{format}: decreasing offsets"));
-    }
-}
-
-#[test]
-fn cli_writes_zero_rows_and_lossy_binary() {
-    let dir = temp_dir("edge");
-    let empty = batch(vec![
-        ("id", Arc::new(Int64Array::from(Vec::<i64>::new()))),
-        ("name", Arc::new(StringArray::from(Vec::<&str>::new()))),
-    ]);
-    let (code, stderr, values) = cli_encode(&dir, ID_NAME, &ipc_file(&[empty]));
-    assert_eq!((code, values.as_deref()), (Some(0), Some("")), "{stderr}");
-    let binary = batch(vec![
-        ("id", Arc::new(Int64Array::from(vec![1]))),
-        ("name", Arc::new(BinaryArray::from(vec![&b"a\xffb"[..]]))),
-    ]);
-    let (code, stderr, values) = cli_encode(&dir, ID_NAME, &ipc_stream(&[binary]));
-    assert_eq!((code, values.as_deref()), (Some(0), Some("{\"id\":1,\"name\":\"a\u{FFFD}b\"}\n")), "{stderr}");
-}
-
-/// Every byte of a small IPC file and stream flipped: reading and encoding each
-/// gives batches or an error, never a panic. In process, so that it stays fast.
-#[test]
-fn flipped_bytes_in_ipc_input_never_panic() {
-    let dir = temp_dir("flips");
-    let path = dir.join("input.arrow");
-    let nested = batch(vec![
-        ("id", Arc::new(Int64Array::from(vec![1, 2, 3]))),
-        ("name", Arc::new(StringArray::from(vec![Some("abc"), None, Some("\u{e9}")]))),
-    ]);
-    let mut panics = Vec::new();
-    let (mut errors, mut decoded) = (0, 0);
-    // An input on which arrow's IPC reader asserts (a caught panic, reported as corrupt input).
-    let mut reader_panic: Option<Vec<u8>> = None;
-    for (format, input) in
-        [("file", ipc_file(&[nested.clone()])), ("stream", ipc_stream(&[nested.clone(), nested.clone()]))]
-    {
-        for at in 0..input.len() {
-            // Every byte inverted, every third byte's low bit flipped too.
-            let flips: &[u8] = if at % 3 == 0 { &[0xFF, 0x01] } else { &[0xFF] };
-            for &flip in flips {
-                let mut corrupt = input.clone();
-                corrupt[at] ^= flip;
-                std::fs::write(&path, &corrupt).unwrap();
-                let outcome = catch_unwind(AssertUnwindSafe(|| read_and_encode(&path)));
-                match outcome {
-                    Err(_) => panics.push(format!("{format} byte {at} ^ {flip:#04x}")),
-                    Ok(Err(error)) => {
-                        errors += 1;
-                        if error.contains("is a corrupt Arrow IPC input (the reader failed:") && reader_panic.is_none()
-                        {
-                            reader_panic = Some(corrupt);
-                        }
-                    }
-                    Ok(Ok(_)) => decoded += 1,
-                }
-            }
-        }
-    }
-    assert!(panics.is_empty(), "{} inputs panicked: {panics:?}", panics.len());
-    assert!(errors > 0 && decoded > 0, "{errors} errors, {decoded} decoded");
-
-    // The same through the CLI: exit code 1 and a clear last line. (The default panic hook
-    // still prints arrow's assertion above it.)
-    let input = reader_panic.expect("arrow 60's IPC reader asserts on some flipped bytes");
-    let (code, stderr, values) = cli_encode(&dir, ID_NAME, &input);
-    let last = stderr.lines().last().unwrap_or_default();
-    assert_eq!(code, Some(1), "{stderr}");
-    assert!(last.starts_with("kjson: error: input.arrow is a corrupt Arrow IPC input"), "{stderr}");
-    assert!(values.is_none());
-}
-
-fn read_and_encode(path: &Path) -> Result<usize, String> {
-    let mut encoder = encoder(ID_NAME);
-    let mut rows = 0;
-    for batch in kjson::input::read_batches(path)? {
-        let slabs = encoder.encode(&batch?, None).map_err(|e| e.to_string())?;
-        rows += slabs.num_rows();
-    }
-    Ok(rows)
 }
 
 /// What full validation costs beside encoding, on a q0-like batch (four integers and a 60-byte

@@ -5,12 +5,12 @@
 //! The two tests take a lock so that neither's allocations show in the other's memory readings.
 use std::sync::{Arc, Mutex};
 
-use arrow::array::{
+use arrow_array::{
     ArrayRef, BinaryArray, BooleanArray, Date32Array, Decimal128Array, Float64Array, Int32Array, Int64Array, Int8Array,
     ListArray, MapArray, RecordBatch, StringArray, StructArray, TimestampMillisecondArray,
 };
-use arrow::buffer::{NullBuffer, OffsetBuffer};
-use arrow::datatypes::{DataType as ArrowType, Field, Fields, Schema};
+use arrow_buffer::{NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 use kjson::Encoder;
 use kjson_runtime::{Compatibility, DataType, KeyValueSlabs, LogicalType, SinkSpec};
 

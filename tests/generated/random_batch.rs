@@ -3,9 +3,10 @@
 //! Deterministic from a seed, so proptest's cases can be replayed.
 use std::sync::Arc;
 
-use arrow::array::*;
-use arrow::buffer::{NullBuffer, OffsetBuffer};
-use arrow::datatypes::{DataType as ArrowType, Field, Fields, Int32Type, Schema};
+use arrow_array::types::Int32Type;
+use arrow_array::*;
+use arrow_buffer::{NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 use kjson::runtime::{DataType, IntervalKind, LogicalType, SinkSpec};
 
 /// xorshift64*: no dependency, stable across platforms.
@@ -351,7 +352,7 @@ fn day_times(rows: usize, nulls: Option<NullBuffer>, rng: &mut Rng) -> ArrayRef 
     match rng.below(3) {
         0 => {
             let values: Vec<_> = (0..rows)
-                .map(|_| arrow::datatypes::IntervalDayTime::new(int(rng) as i32 / 4, rng.below(86_400_000) as i32))
+                .map(|_| arrow_buffer::IntervalDayTime::new(int(rng) as i32 / 4, rng.below(86_400_000) as i32))
                 .collect();
             Arc::new(IntervalDayTimeArray::new(values.into(), nulls))
         }

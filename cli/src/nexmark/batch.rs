@@ -3,9 +3,11 @@
 //! Primary-key columns are NOT NULL, as Flink's ArrowUtils writes them.
 use std::sync::Arc;
 
-use arrow::array::{ArrayRef, Int64Array, Int8Array, RecordBatch, StringBuilder, TimestampMillisecondArray};
-use arrow::datatypes::{DataType as ArrowType, Field, Schema, SchemaRef, TimeUnit};
-use arrow::error::ArrowError;
+use arrow_array::{ArrayRef, Int64Array, Int8Array, RecordBatch, TimestampMillisecondArray};
+
+use arrow_array::builder::StringBuilder;
+use arrow_schema::ArrowError;
+use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef, TimeUnit};
 
 use super::changelog::SinkRow;
 use super::events::TextTables;

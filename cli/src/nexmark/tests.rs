@@ -1,15 +1,18 @@
 //! Cross-module tests of the generated sink batches.
 use std::collections::HashMap;
 
-use arrow::array::{Array, AsArray, Int8Array, RecordBatch};
-use arrow::datatypes::{DataType as ArrowType, Int64Type, TimeUnit, TimestampMillisecondType};
+use arrow_array::{Array, Int8Array, RecordBatch};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int64Type, TimestampMillisecondType};
+use arrow_schema::{DataType as ArrowType, TimeUnit};
 
 use super::{NexmarkBatch, NexmarkStream, Query};
 
 const DDLS: [(Query, &str); 3] = [
-    (Query::Q0, include_str!("../../schemas/q0.sql")),
-    (Query::Q9, include_str!("../../schemas/q9.sql")),
-    (Query::Q19, include_str!("../../schemas/q19.sql")),
+    (Query::Q0, include_str!("../../../schemas/q0.sql")),
+    (Query::Q9, include_str!("../../../schemas/q9.sql")),
+    (Query::Q19, include_str!("../../../schemas/q19.sql")),
 ];
 
 /// `(name, type)` of each column line of a DDL (a small scan, enough for our own files).

@@ -3,9 +3,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, Int32Array, Int64Array, Int8Array, RecordBatch, StringArray, StructArray};
-use arrow::datatypes::{DataType, Field, Fields, Schema};
-use arrow::ipc::writer::{FileWriter, StreamWriter};
+use arrow_array::{Array, ArrayRef, Int32Array, Int64Array, Int8Array, RecordBatch, StringArray, StructArray};
+use arrow_ipc::writer::{FileWriter, StreamWriter};
+use arrow_schema::{DataType, Field, Fields, Schema};
 
 fn kjson() -> Command {
     Command::new(env!("CARGO_BIN_EXE_kjson"))
@@ -139,16 +139,16 @@ fn a_map_with_a_nullable_key_field_carries_null_keys() {
     let entries = StructArray::new(fields.clone(), vec![Arc::new(keys), Arc::new(values)], None);
     let entry_field = Arc::new(Field::new("entries", DataType::Struct(fields), false));
     let map_type = DataType::Map(entry_field, false);
-    let offsets = arrow::buffer::Buffer::from_slice_ref([0i32, 2]);
+    let offsets = arrow_buffer::Buffer::from_slice_ref([0i32, 2]);
     // SAFETY: a test fixture; the only invalid part is the nullable key field under test.
     let data = unsafe {
-        arrow::array::ArrayData::builder(map_type.clone())
+        arrow_data::ArrayData::builder(map_type.clone())
             .len(1)
             .add_buffer(offsets)
             .add_child_data(entries.into_data())
             .build_unchecked()
     };
-    let map = arrow::array::make_array(data);
+    let map = arrow_array::make_array(data);
     let schema = Schema::new(vec![Field::new("m", map_type, true)]);
     let batch = RecordBatch::try_new_with_options(Arc::new(schema), vec![map], &Default::default()).unwrap();
     let input = dir.join("in.arrow");
@@ -171,4 +171,40 @@ fn inspect_prints_projections_and_ltz_marks() {
     assert!(stdout.contains("a.t"), "{stdout}");
     assert!(stdout.contains("b[]"), "{stdout}");
     assert!(stdout.contains("encoder: dynamic"), "{stdout}");
+}
+
+/// The repository root, where `schemas/` and the golden files live.
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+#[test]
+fn kjson_codegen_prints_the_golden_source() {
+    let out = kjson()
+        .args(["codegen", "--ddl"])
+        .arg(repo_root().join("schemas/q0.sql"))
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let golden = std::fs::read_to_string(repo_root().join("tests/golden/q0.rs")).unwrap();
+    // Only the header's file name differs (absolute path here).
+    let body = |s: &str| s.split_once('\n').map(|(_, rest)| rest.to_string()).unwrap_or_default();
+    assert_eq!(body(&stdout), body(&golden));
+    assert!(stdout.lines().next().unwrap().contains(&Path::new("schemas").join("q0.sql").display().to_string()));
+}
+
+/// With stderr not a terminal (a pipe here), long work shows no progress line: stderr of a run
+/// that outlasts the line's first redraw (one second) holds nothing but what it held before.
+#[test]
+fn no_progress_line_when_stderr_is_not_a_terminal() {
+    let started = std::time::Instant::now();
+    let out = kjson().args(["nexmark", "--rows", "4000000"]).output().unwrap();
+    let elapsed = started.elapsed();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(elapsed.as_secs_f64() > 1.5, "the run must outlast the first redraw to test anything: {elapsed:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!stderr.contains("rows/s") && !stderr.contains('\r'), "{stderr:?}");
+    assert!(String::from_utf8(out.stdout).unwrap().contains("nexmark q0: 4000000 rows"));
 }

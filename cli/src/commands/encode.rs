@@ -4,11 +4,12 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use kjson_runtime::Slab;
+use kjson::runtime::Slab;
 
-use crate::cli::common::{load_spec, CompatibilityArgs, PendingFile};
+use crate::commands::common::{load_spec, CompatibilityArgs, PendingFile};
 use crate::input::{read_batches, split_row_kinds};
-use crate::Encoder;
+use crate::progress::Progress;
+use kjson::Encoder;
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
@@ -27,6 +28,9 @@ pub struct EncodeArgs {
     /// An Int8 column of Flink RowKinds (0 +I, 1 -U, 2 +U, 3 -D), not a physical column.
     #[arg(long)]
     pub row_kind_column: Option<String>,
+    /// No progress line (it is shown only when stderr is a terminal anyway).
+    #[arg(long, short)]
+    pub quiet: bool,
     #[command(flatten)]
     pub compatibility: CompatibilityArgs,
 }
@@ -55,6 +59,7 @@ fn encode_into(args: &EncodeArgs, keys: &PendingFile, values: &PendingFile) -> R
     let mut encoder = Encoder::open(spec, args.compatibility.compatibility()).map_err(|e| e.to_string())?;
     let (mut keys_out, mut values_out) = (create(keys)?, create(values)?);
     let mut row_base = 0usize;
+    let mut progress = Progress::on_stderr("kjson encode", None, args.quiet);
     for batch in read_batches(&args.input)? {
         let batch = batch?;
         let (physical, kinds) = split_row_kinds(&batch, args.row_kind_column.as_deref())?;
@@ -65,7 +70,9 @@ fn encode_into(args: &EncodeArgs, keys: &PendingFile, values: &PendingFile) -> R
         write_lines(&mut values_out, &slabs.values)
             .map_err(|e| format!("writing {}: {e}", args.values_out.display()))?;
         row_base += physical.num_rows();
+        progress.update(row_base);
     }
+    progress.finish();
     keys_out.flush().map_err(|e| e.to_string())?;
     values_out.flush().map_err(|e| e.to_string())?;
     // Which encoder ran is never silent; said once it has succeeded, so errors stay one line.

@@ -15,7 +15,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use kjson_runtime::RowKind;
+use kjson::runtime::RowKind;
 
 use super::auction::Auction;
 use super::bid::Bid;

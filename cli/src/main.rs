@@ -2,7 +2,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use kjson::cli;
+use kjson_cli::commands as cli;
 
 #[derive(Parser)]
 #[command(

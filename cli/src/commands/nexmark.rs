@@ -9,16 +9,16 @@ use std::time::{Duration, Instant};
 
 use arrow_json::LineDelimitedWriter;
 use clap::Args;
-use kjson_runtime::{KeyValueSlabs, SinkSpec};
+use kjson::runtime::{KeyValueSlabs, SinkSpec};
 
-use crate::cli::common::{CompatibilityArgs, PendingFile};
+use crate::commands::common::{CompatibilityArgs, PendingFile};
 use crate::nexmark::{NexmarkBatch, NexmarkStream, Query};
-use crate::Encoder;
+use crate::progress::Progress;
+use kjson::Encoder;
 
-const Q0_DDL: &str = include_str!("../../schemas/q0.sql");
-const Q9_DDL: &str = include_str!("../../schemas/q9.sql");
-const Q19_DDL: &str = include_str!("../../schemas/q19.sql");
-const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+const Q0_DDL: &str = include_str!("../../../schemas/q0.sql");
+const Q9_DDL: &str = include_str!("../../../schemas/q9.sql");
+const Q19_DDL: &str = include_str!("../../../schemas/q19.sql");
 
 #[derive(Args, Debug, Clone)]
 pub struct NexmarkArgs {
@@ -43,6 +43,9 @@ pub struct NexmarkArgs {
     /// default they are kept and become tombstones).
     #[arg(long)]
     pub no_update_before: bool,
+    /// No progress line (it is shown only when stderr is a terminal anyway).
+    #[arg(long, short)]
+    pub quiet: bool,
     #[command(flatten)]
     pub compatibility: CompatibilityArgs,
 }
@@ -157,7 +160,7 @@ fn run_measured(
     let mut report = NexmarkReport::empty(args.query, args.seed);
     report.encoder = encoder.kind().to_string();
     let mut baseline_buffer = Vec::new();
-    let mut progress = Progress::new(args.query, args.rows);
+    let mut progress = Progress::on_stderr(format!("kjson nexmark {}", args.query), Some(args.rows), args.quiet);
     while report.rows < args.rows {
         let rows = args.batch_rows.min(args.rows - report.rows);
         let started = Instant::now();
@@ -179,6 +182,7 @@ fn run_measured(
         report.rows += rows;
         progress.update(report.rows);
     }
+    progress.finish();
     report.events = stream.events_generated();
     Ok(report)
 }
@@ -217,27 +221,6 @@ fn encode_baseline(batch: &NexmarkBatch, buffer: &mut Vec<u8>) -> Result<Duratio
     writer.finish().map_err(|e| format!("arrow-json baseline: {e}"))?;
     drop(writer);
     Ok(started.elapsed())
-}
-
-/// Rows done on stderr, at most once a second.
-struct Progress {
-    query: Query,
-    total: usize,
-    last: Instant,
-}
-
-impl Progress {
-    fn new(query: Query, total: usize) -> Self {
-        Progress { query, total, last: Instant::now() }
-    }
-
-    fn update(&mut self, done: usize) {
-        if self.last.elapsed() >= PROGRESS_EVERY && done < self.total {
-            let percent = done as f64 * 100.0 / self.total as f64;
-            eprintln!("kjson nexmark {}: {done}/{} rows ({percent:.0}%)", self.query, self.total);
-            self.last = Instant::now();
-        }
-    }
 }
 
 impl fmt::Display for NexmarkReport {
@@ -317,9 +300,9 @@ mod tests {
 
     #[test]
     fn each_query_runs_end_to_end_through_its_embedded_ddl() {
-        use arrow::array::AsArray;
-        use arrow::datatypes::Int64Type;
-        use kjson_runtime::{FlinkVersion, FloatSpelling};
+        use arrow_array::cast::AsArray;
+        use arrow_array::types::Int64Type;
+        use kjson::runtime::{FlinkVersion, FloatSpelling};
         for query in [Query::Q0, Query::Q9, Query::Q19] {
             let path = std::env::temp_dir().join(format!("kjson-nexmark-{}-{query}.txt", std::process::id()));
             let compatibility =
@@ -331,6 +314,7 @@ mod tests {
                 batch_rows: 128,
                 seed: 9,
                 no_update_before: false,
+                quiet: false,
                 compatibility,
             };
             let report = run_nexmark(&args).unwrap();

@@ -5,10 +5,10 @@ use std::hint::black_box;
 
 use arrow_json::LineDelimitedWriter;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use kjson::cli::nexmark::query_ddl;
-use kjson::nexmark::{NexmarkStream, Query};
 use kjson::runtime::{Compatibility, SinkSpec};
 use kjson::Encoder;
+use kjson_cli::commands::nexmark::query_ddl;
+use kjson_cli::nexmark::{NexmarkStream, Query};
 
 const BATCH_ROWS: usize = 4096;
 

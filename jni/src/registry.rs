@@ -3,8 +3,8 @@
 //! dangling pointer. Safe Rust only.
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use crate::encoder::Encoder;
-use arrow::datatypes::DataType as ArrowType;
+use arrow_schema::DataType as ArrowType;
+use kjson_lib::Encoder;
 
 /// What one handle holds: the encoder and the Arrow type of its last batch (reused when the
 /// caller passes no schema).

@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 
 use arrow_json::LineDelimitedWriter;
 use clap::Args;
-use kjson_runtime::{KeyValueSlabs, SinkSpec};
+use kjson::runtime::{KeyValueSlabs, SinkSpec};
 
-use crate::cli::common::CompatibilityArgs;
-use crate::cli::nexmark::query_ddl;
+use crate::commands::common::CompatibilityArgs;
+use crate::commands::nexmark::query_ddl;
 use crate::nexmark::{NexmarkBatch, NexmarkStream, Query};
-use crate::Encoder;
+use kjson::Encoder;
 
 /// Rows per Arrow batch, as Flink's Arrow-based runners hand them over.
 pub const BATCH_ROWS: usize = 4096;
@@ -49,7 +49,7 @@ pub struct BenchCase {
 }
 
 /// q9's rows through a `kafka` sink with a `debezium-json` value (envelopes, no tombstones).
-const Q9_DEBEZIUM_DDL: &str = include_str!("../../schemas/q9_debezium.sql");
+const Q9_DEBEZIUM_DDL: &str = include_str!("../../../schemas/q9_debezium.sql");
 
 pub fn bench_cases() -> [BenchCase; 4] {
     let case = |name, query| BenchCase { name, query, ddl: query_ddl(query) };
@@ -445,8 +445,8 @@ mod tests {
             rounds: 1,
             profile: None,
             compatibility: CompatibilityArgs {
-                flink_version: kjson_runtime::FlinkVersion::V2_3,
-                float_spelling: kjson_runtime::FloatSpelling::Jdk17,
+                flink_version: kjson::runtime::FlinkVersion::V2_3,
+                float_spelling: kjson::runtime::FloatSpelling::Jdk17,
             },
         };
         let result = bench_query(&args, bench_cases()[2]).unwrap();

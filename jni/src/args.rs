@@ -2,7 +2,7 @@
 //! sink itself: `SinkSpec::from_parts` does that with Flink's rules and messages.
 use std::collections::BTreeMap;
 
-use arrow::array::Int8Array;
+use arrow_array::Int8Array;
 use jni::objects::{JByteArray, JIntArray, JObjectArray, JString};
 use jni::JNIEnv;
 use kjson_runtime::{Compatibility, FlinkVersion, FloatSpelling};

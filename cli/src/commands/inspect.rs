@@ -2,10 +2,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use kjson_runtime::{spec_fingerprint, DataType, LogicalType, SinkSpec};
+use kjson::runtime::{DataType, LogicalType, SinkSpec};
 
-use crate::cli::common::{load_spec, CompatibilityArgs};
-use crate::EncoderKind;
+use crate::commands::common::{load_spec, CompatibilityArgs};
+use kjson::EncoderKind;
 
 #[derive(Args, Debug)]
 pub struct InspectArgs {
@@ -21,19 +21,9 @@ pub fn run_inspect(args: &InspectArgs) -> Result<(), String> {
     println!("{}", spec.describe());
     let c = args.compatibility.compatibility();
     println!("compatibility: Flink {}, float spelling {}", c.flink_version, c.float_spelling);
-    println!("encoder: {}", encoder_kind(&spec));
+    println!("encoder: {}", EncoderKind::for_spec(&spec));
     print_ltz_marks(&spec);
     Ok(())
-}
-
-/// What `Encoder::open` would pick for this spec.
-fn encoder_kind(spec: &SinkSpec) -> EncoderKind {
-    match crate::registry::lookup(spec) {
-        Some(entry) => {
-            EncoderKind::Generated { type_name: entry.type_name, origin: entry.origin, fingerprint: entry.fingerprint }
-        }
-        None => EncoderKind::Dynamic { fingerprint: spec_fingerprint(spec), forced: false },
-    }
 }
 
 /// Lists every TIMESTAMP_LTZ position: Arrow cannot tell them from TIMESTAMP.

@@ -13,13 +13,13 @@ mod registry;
 use std::cell::Cell;
 use std::time::Instant;
 
-use arrow::array::Int8Array;
+use arrow_array::Int8Array;
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObjectArray, JString};
 use jni::sys::{jboolean, jint, jlong, JNI_TRUE};
 use jni::JNIEnv;
 use kjson_runtime::{KeyValueSlabs, SinkParts, SinkSpec};
 
-use crate::encoder::Encoder;
+use kjson_lib::Encoder;
 
 pub use errors::{java_exception, BridgeError};
 

@@ -9,9 +9,11 @@
 //! producer exporting, and this side parsing, the same schema for every batch.
 use std::sync::Arc;
 
-use arrow::array::{ArrayData, RecordBatch, RecordBatchOptions, StructArray};
-use arrow::datatypes::{DataType as ArrowType, Schema};
-use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{RecordBatch, RecordBatchOptions, StructArray};
+
+use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_data::ArrayData;
+use arrow_schema::{DataType as ArrowType, Schema};
 
 use super::BridgeError;
 
@@ -118,9 +120,9 @@ fn batch_from_struct(data: ArrayData) -> Result<RecordBatch, BridgeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow::array::{Array, Int32Array, StringArray};
-    use arrow::datatypes::Field;
-    use arrow::ffi::to_ffi;
+    use arrow_array::ffi::to_ffi;
+    use arrow_array::{Array, Int32Array, StringArray};
+    use arrow_schema::Field;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn exported(rows: i32) -> (Box<FFI_ArrowArray>, Box<FFI_ArrowSchema>) {

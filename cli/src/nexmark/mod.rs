@@ -8,9 +8,9 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use arrow::array::{Int8Array, RecordBatch};
-use arrow::datatypes::SchemaRef;
-use arrow::error::ArrowError;
+use arrow_array::{Int8Array, RecordBatch};
+use arrow_schema::ArrowError;
+use arrow_schema::SchemaRef;
 
 pub mod auction;
 pub mod batch;

@@ -6,9 +6,13 @@ use std::path::Path;
 
 use std::sync::Arc;
 
-use arrow::array::{make_array, Array, ArrayData, AsArray, Int8Array, RecordBatch};
-use arrow::datatypes::{DataType, Field, Schema};
-use arrow::ipc::reader::{FileReader, StreamReader};
+use arrow_array::{make_array, Array, Int8Array, RecordBatch};
+
+use arrow_array::cast::AsArray;
+
+use arrow_data::ArrayData;
+use arrow_ipc::reader::{FileReader, StreamReader};
+use arrow_schema::{DataType, Field, Schema};
 
 /// Batches from an Arrow IPC file or stream.
 pub type BatchIter = Box<dyn Iterator<Item = Result<RecordBatch, String>>>;
@@ -24,7 +28,7 @@ pub fn read_batches(path: &Path) -> Result<BatchIter, String> {
     let is_file = file.read_exact(&mut magic).is_ok() && &magic == b"ARROW1";
     file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
     let shown = path.display().to_string();
-    let fail = move |e: arrow::error::ArrowError| format!("reading {shown}: {e}");
+    let fail = move |e: arrow_schema::ArrowError| format!("reading {shown}: {e}");
     let shown = path.display().to_string();
     if is_file {
         let mut reader = guarded(&shown, || FileReader::try_new(BufReader::new(file), None))?
@@ -156,7 +160,7 @@ pub fn split_row_kinds(batch: &RecordBatch, column: Option<&str>) -> Result<(Rec
     if kinds.data_type() != &DataType::Int8 {
         return Err(format!("--row-kind-column: column `{name}` is {}, expected Int8", kinds.data_type()));
     }
-    let kinds = kinds.as_primitive::<arrow::datatypes::Int8Type>().clone();
+    let kinds = kinds.as_primitive::<arrow_array::types::Int8Type>().clone();
     let keep: Vec<usize> = (0..batch.num_columns()).filter(|&i| i != index).collect();
     let physical = batch.project(&keep).map_err(|e| e.to_string())?;
     debug_assert_eq!(kinds.len(), physical.num_rows());
