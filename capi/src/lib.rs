@@ -76,11 +76,11 @@ pub unsafe extern "C" fn kjson_open_parts(
     // for NULL and alignment before it is read.
     thread_status(catch_panic(|| unsafe {
         open(handle, || {
+            if parts.is_null() || !parts.is_aligned() {
+                return Err(CallError::argument("parts is NULL or not aligned"));
+            }
             let compatibility = parts::compatibility(flink_version, float_spelling)?;
-            let parts = parts::slice(parts, usize::from(!parts.is_null()), "parts")?
-                .first()
-                .ok_or_else(|| CallError::argument("parts is NULL"))?;
-            let spec = SinkSpec::from_parts(&parts::sink_parts(parts)?)?;
+            let spec = SinkSpec::from_parts(&parts::sink_parts(&*parts)?)?;
             Ok((spec, compatibility))
         })
     }))
