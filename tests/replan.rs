@@ -70,8 +70,11 @@ fn batch(columns: Vec<(&str, ArrayRef, bool)>) -> RecordBatch {
     RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).unwrap()
 }
 
+/// One side's records; `None` is a null key or a tombstone.
+type Records = Vec<Option<Vec<u8>>>;
+
 /// One owned copy of an encode call's output.
-fn owned(slabs: &KeyValueSlabs) -> (Vec<Option<Vec<u8>>>, Vec<Option<Vec<u8>>>) {
+fn owned(slabs: &KeyValueSlabs) -> (Records, Records) {
     let records = |s: &Slab| (0..s.len()).map(|r| s.record(r).map(<[u8]>::to_vec)).collect();
     (records(&slabs.keys), records(&slabs.values))
 }
