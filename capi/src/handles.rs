@@ -1,0 +1,78 @@
+//! Open encoders by handle. Handles are numbers that are never reused, so a closed or made-up
+//! handle is an error, not a use after free. Each handle's state sits behind its own lock; the
+//! table's lock is held only to look a handle up.
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use kjson::Encoder;
+
+use crate::status::{catch_panic, set_thread_error, CallError, ErrorText, KjsonStatus};
+
+/// An open encoder; 0 is never a handle.
+pub type KjsonHandle = u64;
+
+/// One handle's encoder and the text of its last failed call.
+pub struct HandleState {
+    pub encoder: Encoder,
+    pub error: ErrorText,
+}
+
+type Table = Mutex<HashMap<KjsonHandle, Arc<Mutex<HandleState>>>>;
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(Default::default)
+}
+
+/// A poisoned lock only means a panic was caught while it was held; the encoder starts every
+/// batch afresh, so its state is still usable.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+pub fn insert(encoder: Encoder) -> KjsonHandle {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let handle = NEXT.fetch_add(1, Ordering::Relaxed);
+    let state = HandleState { encoder, error: ErrorText::empty() };
+    lock(table()).insert(handle, Arc::new(Mutex::new(state)));
+    handle
+}
+
+fn get(handle: KjsonHandle) -> Option<Arc<Mutex<HandleState>>> {
+    lock(table()).get(&handle).cloned()
+}
+
+pub fn remove(handle: KjsonHandle) -> bool {
+    lock(table()).remove(&handle).is_some()
+}
+
+fn unknown(handle: KjsonHandle) -> CallError {
+    CallError::argument(format!("unknown handle {handle} (never opened, or closed already)"))
+}
+
+/// Runs `body` on the handle's state. Its error text goes to the handle (cleared on success),
+/// or to the thread when the handle is unknown.
+pub fn with_handle(handle: KjsonHandle, body: impl FnOnce(&mut HandleState) -> Result<(), CallError>) -> KjsonStatus {
+    let Some(entry) = catch_panic(|| Ok(get(handle))).ok().flatten() else {
+        set_thread_error(&unknown(handle).message);
+        return KjsonStatus::InvalidArgument;
+    };
+    let mut state = lock(&entry);
+    match catch_panic(|| body(&mut state)) {
+        Ok(()) => {
+            state.error = ErrorText::empty();
+            KjsonStatus::Ok
+        }
+        Err(error) => {
+            state.error.set(&error.message);
+            error.status
+        }
+    }
+}
+
+/// The handle's last error text, or `None` for an unknown handle. The pointer stays valid until
+/// the next call on the handle or its close.
+pub fn error_text(handle: KjsonHandle) -> Option<*const std::ffi::c_char> {
+    get(handle).map(|entry| lock(&entry).error.as_ptr())
+}

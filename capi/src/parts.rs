@@ -1,0 +1,143 @@
+//! The C arguments of the open calls, read into Rust values. Nothing here validates the sink:
+//! `SinkSpec::from_ddl` / `from_parts` do, with Flink's rules and messages.
+use std::collections::BTreeMap;
+use std::ffi::{c_char, CStr};
+
+use kjson::runtime::{Compatibility, FlinkVersion, FloatSpelling, SinkParts};
+
+use crate::status::CallError;
+
+/// One physical column: its name and its Flink type string (`BIGINT NOT NULL`, `ROW<a INT>`).
+#[repr(C)]
+pub struct KjsonColumn {
+    pub name: *const c_char,
+    pub type_string: *const c_char,
+}
+
+/// One format option, un-prefixed (`timestamp-format.standard`); a `format` entry names the
+/// side's format (default `json`).
+#[repr(C)]
+pub struct KjsonOption {
+    pub key: *const c_char,
+    pub value: *const c_char,
+}
+
+/// A sink given in parts, as Flink's table factory resolves it (the same parts the JNI open
+/// takes): the physical columns, which of them go into the key and the value, and each side's
+/// format options.
+#[repr(C)]
+pub struct KjsonSinkParts {
+    pub columns: *const KjsonColumn,
+    pub column_count: usize,
+    /// Indices into `columns`; NULL when the sink has no key format (every key is null).
+    pub key_projection: *const usize,
+    pub key_projection_len: usize,
+    pub value_projection: *const usize,
+    pub value_projection_len: usize,
+    /// `key.fields-prefix`, stripped from key field names; NULL means none.
+    pub key_prefix: *const c_char,
+    /// upsert-kafka: retractions become tombstones.
+    pub upsert: bool,
+    pub key_options: *const KjsonOption,
+    pub key_option_count: usize,
+    pub value_options: *const KjsonOption,
+    pub value_option_count: usize,
+}
+
+/// # Safety
+/// `ptr` is NULL or a NUL-terminated string that lives through the call.
+pub unsafe fn text(ptr: *const c_char, what: &str) -> Result<String, CallError> {
+    if ptr.is_null() {
+        return Err(CallError::argument(format!("{what} is NULL")));
+    }
+    // SAFETY: non-null, and NUL-terminated and live by the caller's contract.
+    let c = unsafe { CStr::from_ptr(ptr) };
+    c.to_str().map(str::to_owned).map_err(|e| CallError::argument(format!("{what} is not UTF-8: {e}")))
+}
+
+/// # Safety
+/// `ptr` is NULL (only when `len` is 0) or points to `len` initialized values of `T`.
+pub unsafe fn slice<'a, T>(ptr: *const T, len: usize, what: &str) -> Result<&'a [T], CallError> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(CallError::argument(format!("{what} is NULL but its length is {len}")));
+    }
+    if !ptr.is_aligned() {
+        return Err(CallError::argument(format!("{what} is not aligned")));
+    }
+    // SAFETY: non-null and aligned (checked), `len` values by the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+/// # Safety
+/// Every pointer in `parts` follows its field's contract (see [`KjsonSinkParts`]).
+pub unsafe fn sink_parts(parts: &KjsonSinkParts) -> Result<SinkParts, CallError> {
+    // SAFETY (every block below): the pointers and lengths come from `parts`, per its contract.
+    let columns = unsafe { slice(parts.columns, parts.column_count, "columns") }?;
+    let mut field_names = Vec::with_capacity(columns.len());
+    let mut type_strings = Vec::with_capacity(columns.len());
+    for (i, column) in columns.iter().enumerate() {
+        field_names.push(unsafe { text(column.name, &format!("columns[{i}].name")) }?);
+        type_strings.push(unsafe { text(column.type_string, &format!("columns[{i}].type_string")) }?);
+    }
+    let key_projection = match parts.key_projection.is_null() {
+        true => None,
+        false => Some(unsafe { slice(parts.key_projection, parts.key_projection_len, "key_projection") }?.to_vec()),
+    };
+    let value_projection = unsafe { slice(parts.value_projection, parts.value_projection_len, "value_projection") }?;
+    let key_prefix = match parts.key_prefix.is_null() {
+        true => String::new(),
+        false => unsafe { text(parts.key_prefix, "key_prefix") }?,
+    };
+    Ok(SinkParts {
+        field_names,
+        type_strings,
+        key_projection,
+        value_projection: value_projection.to_vec(),
+        key_prefix,
+        upsert: parts.upsert,
+        key_options: unsafe { options(parts.key_options, parts.key_option_count, "key_options") }?,
+        value_options: unsafe { options(parts.value_options, parts.value_option_count, "value_options") }?,
+    })
+}
+
+/// # Safety
+/// As [`slice`], and every key and value a NUL-terminated string.
+unsafe fn options(ptr: *const KjsonOption, len: usize, what: &str) -> Result<BTreeMap<String, String>, CallError> {
+    let mut map = BTreeMap::new();
+    // SAFETY: per this function's contract.
+    for (i, option) in unsafe { slice(ptr, len, what) }?.iter().enumerate() {
+        let key = unsafe { text(option.key, &format!("{what}[{i}].key")) }?;
+        let value = unsafe { text(option.value, &format!("{what}[{i}].value")) }?;
+        if map.insert(key.clone(), value).is_some() {
+            return Err(CallError::argument(format!("{what} sets option '{key}' twice")));
+        }
+    }
+    Ok(map)
+}
+
+/// # Safety
+/// Each pointer is NULL (the default) or a NUL-terminated string.
+pub unsafe fn compatibility(
+    flink_version: *const c_char,
+    float_spelling: *const c_char,
+) -> Result<Compatibility, CallError> {
+    let mut compatibility = Compatibility::default();
+    if !flink_version.is_null() {
+        // SAFETY: per this function's contract.
+        let name = unsafe { text(flink_version, "flink_version") }?;
+        compatibility.flink_version = FlinkVersion::parse(&name).ok_or_else(|| {
+            CallError::argument(format!("unsupported Flink version '{name}'; supported: 1.20, 2.2, 2.3"))
+        })?;
+    }
+    if !float_spelling.is_null() {
+        // SAFETY: per this function's contract.
+        let name = unsafe { text(float_spelling, "float_spelling") }?;
+        compatibility.float_spelling = FloatSpelling::parse(&name).ok_or_else(|| {
+            CallError::argument(format!("unsupported float spelling '{name}'; supported: jdk17, jdk19"))
+        })?;
+    }
+    Ok(compatibility)
+}

@@ -1,0 +1,119 @@
+//! Status codes, error text, and the guard that keeps panics on this side of the ABI.
+use std::cell::RefCell;
+use std::ffi::{c_char, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use kjson::runtime::KjsonError;
+
+/// What a `kjson_*` call returns; the text is `kjson_error`'s.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KjsonStatus {
+    Ok = 0,
+    /// A null or misaligned pointer, an unknown or closed handle, text that is not UTF-8, an
+    /// Arrow struct that was released already or does not describe a batch.
+    InvalidArgument = 1,
+    /// The sink or the batch was refused: the DDL, an option, a type, a column's Arrow type,
+    /// a null map key under `map-null-key.mode = FAIL`, or output past the slab limit.
+    Refused = 2,
+    /// A bug in kjson (a caught panic); the handle may be closed and opened again.
+    Internal = 3,
+}
+
+/// A failed call: its status and its text.
+#[derive(Debug)]
+pub struct CallError {
+    pub status: KjsonStatus,
+    pub message: String,
+}
+
+impl CallError {
+    pub fn argument(message: impl Into<String>) -> CallError {
+        CallError { status: KjsonStatus::InvalidArgument, message: message.into() }
+    }
+}
+
+impl From<KjsonError> for CallError {
+    fn from(error: KjsonError) -> CallError {
+        CallError { status: KjsonStatus::Refused, message: error.to_string() }
+    }
+}
+
+/// Error text as C holds it; a NUL inside the message (from user input) becomes a space.
+pub struct ErrorText(CString);
+
+impl ErrorText {
+    pub fn empty() -> ErrorText {
+        ErrorText(CString::default())
+    }
+
+    pub fn set(&mut self, message: &str) {
+        self.0 = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    }
+
+    pub fn as_ptr(&self) -> *const c_char {
+        self.0.as_ptr()
+    }
+}
+
+thread_local! {
+    /// The text of this thread's last failed call that had no handle to keep it (a failed open,
+    /// an unknown handle).
+    static THREAD_ERROR: RefCell<ErrorText> = RefCell::new(ErrorText::empty());
+}
+
+pub fn set_thread_error(message: &str) {
+    THREAD_ERROR.with(|e| e.borrow_mut().set(message));
+}
+
+/// Valid until this thread's next failed call without a handle.
+pub fn thread_error() -> *const c_char {
+    THREAD_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+/// Runs `body`, turning a panic into [`KjsonStatus::Internal`] with the panic's text.
+pub fn catch_panic<T>(body: impl FnOnce() -> Result<T, CallError>) -> Result<T, CallError> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let text = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(CallError { status: KjsonStatus::Internal, message: format!("internal error (a kjson bug): {text}") })
+        }
+    }
+}
+
+/// The status of a call without a handle to keep its error text.
+pub fn thread_status(result: Result<(), CallError>) -> KjsonStatus {
+    match result {
+        Ok(()) => KjsonStatus::Ok,
+        Err(error) => {
+            set_thread_error(&error.message);
+            error.status
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_internal_error_with_its_text() {
+        let error = catch_panic::<()>(|| panic!("boom {}", 7)).unwrap_err();
+        assert_eq!(error.status, KjsonStatus::Internal);
+        assert!(error.message.contains("boom 7"), "{}", error.message);
+    }
+
+    #[test]
+    fn a_nul_inside_error_text_does_not_cut_it() {
+        let mut text = ErrorText::empty();
+        text.set("column `a\0b`");
+        // SAFETY: the pointer is ErrorText's own NUL-terminated string, alive here.
+        let read = unsafe { std::ffi::CStr::from_ptr(text.as_ptr()) };
+        assert_eq!(read.to_str().unwrap(), "column `a b`");
+    }
+}
