@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use arrow_array::Int8Array;
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObjectArray, JString};
-use jni::sys::{jboolean, jint, jlong, JNI_TRUE};
+use jni::sys::{jboolean, jint, jlong, jstring, JNI_TRUE};
 use jni::JNIEnv;
 use kjson_runtime::{KeyValueSlabs, SinkParts, SinkSpec};
 
@@ -192,5 +192,49 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_lastEncodeNanos<'l
         let timings = LAST_TIMINGS.with(Cell::get);
         env.set_long_array_region(&out, 0, &timings)?;
         Ok(())
+    })
+}
+
+/// How the handle's encoder encodes: 1 for a generated (schema-specialized) encoder, 0 for the
+/// dynamic one.
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_kindCode0<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+) -> jint {
+    errors::guarded(&mut env, -1, |_| {
+        let shared = registry::registry().get(handle)?;
+        let session =
+            shared.lock().map_err(|_| BridgeError::Misuse(format!("encoder handle {handle:#x} is unusable")))?;
+        Ok(jint::from(session.encoder.kind().is_generated()))
+    })
+}
+
+/// The handle's encoder kind in words, with the spec fingerprint (for logs).
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_kindDescription0<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+) -> jstring {
+    errors::guarded(&mut env, std::ptr::null_mut(), |env| {
+        let shared = registry::registry().get(handle)?;
+        let session =
+            shared.lock().map_err(|_| BridgeError::Misuse(format!("encoder handle {handle:#x} is unusable")))?;
+        let description = session.encoder.kind().to_string();
+        Ok(env.new_string(description)?.into_raw())
+    })
+}
+
+/// The library's version and the platform it was built for, e.g. `0.1.0 linux-x86_64`.
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_nativeVersion0<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+) -> jstring {
+    errors::guarded(&mut env, std::ptr::null_mut(), |env| {
+        let version = format!("{} {}-{}", env!("CARGO_PKG_VERSION"), std::env::consts::OS, std::env::consts::ARCH);
+        Ok(env.new_string(version)?.into_raw())
     })
 }

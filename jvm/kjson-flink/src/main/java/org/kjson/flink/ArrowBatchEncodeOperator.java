@@ -9,6 +9,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  */
 public final class ArrowBatchEncodeOperator extends EncodingOperator<ArrowBatch> {
     private static final long serialVersionUID = 1L;
+    /** Far above the two export structs (a few hundred bytes) the allocator holds. */
+    private static final long EXPORT_STRUCTS_LIMIT = 1 << 20;
 
     /** Mimics the running Flink and JVM. */
     public ArrowBatchEncodeOperator(SinkDescription sink) {
@@ -19,9 +21,25 @@ public final class ArrowBatchEncodeOperator extends EncodingOperator<ArrowBatch>
         super(sink, compatibility);
     }
 
+    /** Input batches come from the producer's allocator; this one holds only the C Data export structs. */
+    @Override
+    long arrowMemoryLimit() {
+        return EXPORT_STRUCTS_LIMIT;
+    }
+
+    @Override
+    int bufferedRows() {
+        return 0;
+    }
+
+    @Override
+    String batchingDescription() {
+        return "one native call per input batch";
+    }
+
     @Override
     public void processElement(StreamRecord<ArrowBatch> element) throws Exception {
-        EncodedBatch batch = element.getValue().encodeWith(encoder);
+        EncodedBatch batch = encodeCounted(element.getValue()::encodeWith);
         long[] timestamps = null;
         if (element.hasTimestamp()) {
             timestamps = new long[batch.size()];

@@ -7,15 +7,18 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What both encode operators share: a native encoder handle opened in {@link #open()} and
- * closed in {@link #close()}, an Arrow allocator of the task, and the emission of one
- * {@link KafkaEncodedRecord} per encoded row.
+ * closed in {@link #close()}, a bounded Arrow allocator of the task, the metrics, the log line
+ * at open, and the emission of one {@link KafkaEncodedRecord} per encoded row.
  */
 abstract class EncodingOperator<IN> extends AbstractStreamOperator<KafkaEncodedRecord>
         implements OneInputStreamOperator<IN, KafkaEncodedRecord> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(EncodingOperator.class);
 
     private final SinkDescription sink;
     /** Null: mimic the running Flink and JVM (decided in {@link #open()} on the task manager). */
@@ -23,6 +26,7 @@ abstract class EncodingOperator<IN> extends AbstractStreamOperator<KafkaEncodedR
 
     protected transient BufferAllocator allocator;
     protected transient NativeJsonEncoder encoder;
+    private transient EncodeMetrics metrics;
     private transient StreamRecord<KafkaEncodedRecord> reuse;
 
     EncodingOperator(SinkDescription sink, Compatibility compatibility) {
@@ -34,14 +38,36 @@ abstract class EncodingOperator<IN> extends AbstractStreamOperator<KafkaEncodedR
         return sink;
     }
 
+    /** The most the operator's Arrow allocator may hold. */
+    abstract long arrowMemoryLimit();
+
+    /** Rows buffered for the next native call (for the metrics). */
+    abstract int bufferedRows();
+
+    /** The batching settings as the log line at open shows them. */
+    abstract String batchingDescription();
+
     @Override
     public void open() throws Exception {
         super.open();
-        allocator = new RootAllocator();
+        allocator = new RootAllocator(arrowMemoryLimit());
         Compatibility target = compatibility != null ? compatibility : Compatibility.ofRunningFlink();
         // Direct handoff measured faster; emit() copies every record before the next encode.
         encoder = NativeJsonEncoder.open(sink, target, allocator, NativeJsonEncoder.Handoff.DIRECT);
+        metrics = new EncodeMetrics(getMetricGroup(), encoder, this::bufferedRows, allocator::getAllocatedMemory);
         reuse = new StreamRecord<>(null);
+        LOG.info("{}: kjson native library {} ({}), encoder {}, Flink line {}, float spelling {}, {}",
+                getRuntimeContext().getTaskInfo().getTaskNameWithSubtasks(), NativeJsonEncoder.nativeLibraryPath(),
+                NativeJsonEncoder.nativeVersion(), encoder.kindDescription(), target.flinkVersion(),
+                target.floatSpelling(), batchingDescription());
+    }
+
+    /** Encodes with the operator's encoder, counting the call in the metrics. */
+    final EncodedBatch encodeCounted(java.util.function.Function<NativeJsonEncoder, EncodedBatch> call) {
+        long start = System.nanoTime();
+        EncodedBatch batch = call.apply(encoder);
+        metrics.recordBatch(batch, System.nanoTime() - start);
+        return batch;
     }
 
     /** Emits the batch's records in row order, each with its own copies of the bytes. */

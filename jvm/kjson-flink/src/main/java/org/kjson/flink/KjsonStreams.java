@@ -16,7 +16,13 @@ public final class KjsonStreams {
     /** RowData in, encoded Kafka records out (batched, see {@link RowDataEncodeOperator}). */
     public static SingleOutputStreamOperator<KafkaEncodedRecord> encodeRows(DataStream<RowData> rows, SinkDescription sink,
             int batchRows) {
-        return rows.transform("kjson-encode-rows", recordType(), new RowDataEncodeOperator(sink, batchRows, null));
+        return encodeRows(rows, sink, BatchSettings.ofRows(batchRows));
+    }
+
+    /** RowData in, encoded Kafka records out, batched as {@code batching} says. */
+    public static SingleOutputStreamOperator<KafkaEncodedRecord> encodeRows(DataStream<RowData> rows, SinkDescription sink,
+            BatchSettings batching) {
+        return rows.transform("kjson-encode-rows", recordType(), new RowDataEncodeOperator(sink, batching, null));
     }
 
     /** Arrow batches in (chained to their producer), encoded Kafka records out. */

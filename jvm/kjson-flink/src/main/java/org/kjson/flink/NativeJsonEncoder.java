@@ -28,6 +28,12 @@ import org.kjson.flink.arrow.ArrowSchemas;
  */
 public final class NativeJsonEncoder implements AutoCloseable {
 
+    /** Which encoder the native side chose for the sink: one compiled for its schema, or the general one. */
+    public enum Kind {
+        GENERATED,
+        DYNAMIC
+    }
+
     /** How the slabs come back from native code. */
     public enum Handoff {
         ARRAYS,
@@ -139,6 +145,29 @@ public final class NativeJsonEncoder implements AutoCloseable {
         return handle != 0;
     }
 
+    /** Generated when the library was built with a schema equal to this sink's, dynamic otherwise. */
+    public Kind kind() {
+        checkOpen();
+        return kindCode0(handle) == 1 ? Kind.GENERATED : Kind.DYNAMIC;
+    }
+
+    /** The kind in words, with the spec fingerprint (and the schema file of a generated encoder). */
+    public String kindDescription() {
+        checkOpen();
+        return kindDescription0(handle);
+    }
+
+    /** The native library's version and the platform it was built for, e.g. {@code 0.1.0 linux-x86_64}. */
+    public static String nativeVersion() {
+        NativeLibrary.load();
+        return nativeVersion0();
+    }
+
+    /** Where the native library was loaded from (loads it if needed). */
+    public static String nativeLibraryPath() {
+        return String.valueOf(NativeLibrary.load());
+    }
+
     public Handoff handoff() {
         return handoff;
     }
@@ -180,6 +209,12 @@ public final class NativeJsonEncoder implements AutoCloseable {
     static native void close(long handle);
 
     private static native int openHandleCount0();
+
+    private static native int kindCode0(long handle);
+
+    static native String kindDescription0(long handle);
+
+    private static native String nativeVersion0();
 
     /**
      * The calling thread's last successful encode, split in nanoseconds: {@code out[0]} C Data

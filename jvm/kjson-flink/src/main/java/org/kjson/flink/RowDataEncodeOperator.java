@@ -2,6 +2,7 @@ package org.kjson.flink;
 
 import java.util.Arrays;
 
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -10,7 +11,9 @@ import org.kjson.flink.arrow.RowDataArrowWriter;
 
 /**
  * For plain Flink jobs: buffers {@link RowData} rows into Arrow vectors and encodes them in one
- * native call when {@code batchRows} rows are buffered, before every checkpoint barrier
+ * native call when {@link BatchSettings#rows()} rows are buffered, when the oldest buffered row
+ * has waited {@link BatchSettings#interval()} (a processing-time timer, so a slow stream is not
+ * held until the next checkpoint), before every checkpoint barrier
  * ({@link #prepareSnapshotPreBarrier}, so no buffered row is missing from a checkpoint), before
  * forwarding a watermark (so no record becomes late), and at end of input. Records are emitted
  * in input order with their input timestamps.
@@ -18,50 +21,123 @@ import org.kjson.flink.arrow.RowDataArrowWriter;
  * <p>Rows must be in Flink's internal format for the sink's physical row type (the
  * {@link SinkDescription#physicalRowType()}); their {@code RowKind} is kept, and turns
  * {@code -U}/{@code -D} rows into tombstones for upsert-kafka sinks.
+ *
+ * <p>The Arrow buffers of a batch are bounded by {@link BatchSettings#arrowMemoryLimit()}; a
+ * batch that needs more fails the task with a message naming {@value #MEMORY_LIMIT_OPTION}.
  */
 public final class RowDataEncodeOperator extends EncodingOperator<RowData> implements BoundedOneInput {
     private static final long serialVersionUID = 1L;
 
-    /** Rows per native call unless a checkpoint, a watermark or the end of input comes first. */
-    public static final int DEFAULT_BATCH_ROWS = 4096;
+    /** Rows per native call unless the interval, a checkpoint, a watermark or the end of input comes first. */
+    public static final int DEFAULT_BATCH_ROWS = BatchSettings.DEFAULT_ROWS;
 
-    private final int batchRows;
+    static final String MEMORY_LIMIT_OPTION = "kjson.arrow-memory-limit";
+
+    private final BatchSettings batching;
 
     private transient RowDataArrowWriter writer;
     private transient long[] timestamps;
     private transient boolean anyTimestamp;
+    /** Processing time at which the first row of the current batch arrived. */
+    private transient long batchStartMillis;
+    private transient boolean timerPending;
 
     public RowDataEncodeOperator(SinkDescription sink) {
-        this(sink, DEFAULT_BATCH_ROWS, null);
+        this(sink, BatchSettings.defaults(), null);
+    }
+
+    /** {@code compatibility} null: mimic the running Flink and JVM. Other settings are the defaults. */
+    public RowDataEncodeOperator(SinkDescription sink, int batchRows, Compatibility compatibility) {
+        this(sink, BatchSettings.ofRows(batchRows), compatibility);
     }
 
     /** {@code compatibility} null: mimic the running Flink and JVM. */
-    public RowDataEncodeOperator(SinkDescription sink, int batchRows, Compatibility compatibility) {
+    public RowDataEncodeOperator(SinkDescription sink, BatchSettings batching, Compatibility compatibility) {
         super(sink, compatibility);
-        if (batchRows < 1) {
-            throw new IllegalArgumentException("batchRows must be positive, got " + batchRows);
-        }
-        this.batchRows = batchRows;
+        this.batching = java.util.Objects.requireNonNull(batching, "batching");
+    }
+
+    public BatchSettings batching() {
+        return batching;
+    }
+
+    @Override
+    long arrowMemoryLimit() {
+        return batching.arrowMemoryLimit();
+    }
+
+    @Override
+    int bufferedRows() {
+        RowDataArrowWriter current = writer;
+        return current == null ? 0 : current.rowCount();
+    }
+
+    @Override
+    String batchingDescription() {
+        return batching.toString();
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        writer = new RowDataArrowWriter(sink().physicalRowType(), allocator);
-        timestamps = new long[Math.min(batchRows, 1 << 16)];
+        try {
+            writer = new RowDataArrowWriter(sink().physicalRowType(), allocator);
+        } catch (OutOfMemoryException e) {
+            throw memoryLimitExceeded(e);
+        }
+        timestamps = new long[Math.min(batching.rows(), 1 << 16)];
+        timerPending = false;
     }
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         int row = writer.rowCount();
-        writer.append(element.getValue());
+        if (row == 0) {
+            startBatchTimer();
+        }
+        try {
+            writer.append(element.getValue());
+        } catch (OutOfMemoryException e) {
+            throw memoryLimitExceeded(e);
+        }
         if (row == timestamps.length) {
             timestamps = Arrays.copyOf(timestamps, row * 2);
         }
         timestamps[row] = element.hasTimestamp() ? element.getTimestamp() : Long.MIN_VALUE;
         anyTimestamp |= element.hasTimestamp();
-        if (writer.rowCount() >= batchRows) {
+        if (writer.rowCount() >= batching.rows()) {
             flush();
+        }
+    }
+
+    /** Notes when the batch started, and makes sure a timer will look at it one interval later. */
+    private void startBatchTimer() {
+        long intervalMillis = batching.interval().toMillis();
+        if (intervalMillis <= 0) {
+            return;
+        }
+        batchStartMillis = getProcessingTimeService().getCurrentProcessingTime();
+        if (!timerPending) {
+            timerPending = true;
+            getProcessingTimeService().registerTimer(batchStartMillis + intervalMillis, this::onBatchTimer);
+        }
+    }
+
+    /**
+     * Flushes the batch if its first row has waited the interval; a batch started after the timer
+     * was set (the earlier one was flushed by size or a barrier) gets a timer of its own.
+     */
+    private void onBatchTimer(long time) {
+        timerPending = false;
+        if (writer == null || writer.rowCount() == 0) {
+            return;
+        }
+        long due = batchStartMillis + batching.interval().toMillis();
+        if (time >= due) {
+            flush();
+        } else {
+            timerPending = true;
+            getProcessingTimeService().registerTimer(due, this::onBatchTimer);
         }
     }
 
@@ -72,12 +148,20 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
         }
         try {
             byte[] kinds = writer.hasRetractions() ? writer.rowKinds() : null;
-            EncodedBatch batch = encoder.encode(writer.finish(), kinds);
+            EncodedBatch batch = encodeCounted(encoder -> encoder.encode(writer.finish(), kinds));
             emit(batch, anyTimestamp ? timestamps : null);
         } finally {
             writer.reset();
             anyTimestamp = false;
         }
+    }
+
+    private ArrowMemoryLimitException memoryLimitExceeded(OutOfMemoryException cause) {
+        int rows = writer == null ? 0 : writer.rowCount();
+        return new ArrowMemoryLimitException(String.format("the Arrow buffers of %d buffered rows need more than %s = %d bytes"
+                + " (%d allocated now): raise '%s' (and taskmanager.memory.task.off-heap.size with it) or lower"
+                + " 'kjson.batch-rows'; Arrow said: %s", rows, MEMORY_LIMIT_OPTION, batching.arrowMemoryLimit(),
+                allocator.getAllocatedMemory(), MEMORY_LIMIT_OPTION, cause.getMessage()), cause);
     }
 
     @Override

@@ -40,6 +40,10 @@ public final class JniExercise {
                     }
                     errors += expectThrows(() -> encoder.encode(writer.root(), new byte[] {5}));
                     errors += expectThrows(() -> encoder.encode(0, 0, null));
+                    if (encoder.kind() != NativeJsonEncoder.Kind.DYNAMIC || encoder.kindDescription().isEmpty()
+                            || NativeJsonEncoder.nativeVersion().isEmpty()) {
+                        throw new AssertionError("kind or version missing: " + encoder.kindDescription());
+                    }
                 }
                 try (NativeJsonEncoder encoder = NativeJsonEncoder.open(failing, NativeJsonEncoderContractTest.TARGET, allocator, handoff);
                         RowDataArrowWriter nullKey = new RowDataArrowWriter(type, allocator)) {
@@ -53,6 +57,7 @@ public final class JniExercise {
                     Map.of("value.json.encode.ignore-null-fields", "maybe")), NativeJsonEncoderContractTest.TARGET, allocator,
                     NativeJsonEncoder.Handoff.ARRAYS));
             errors += expectThrows(() -> NativeJsonEncoder.close(0));
+            errors += expectThrows(() -> NativeJsonEncoder.kindDescription0(-1));
             errors += expectThrows(() -> NativeJsonEncoder.encodeToDirect(-1, 0, 0, null, new Object[6]));
             errors += expectThrows(() -> NativeJsonEncoder.open(new String[] {null}, new String[] {"INT"}, null, new int[] {0},
                     "", false, new String[0], new String[0], "2.2", "jdk17"));

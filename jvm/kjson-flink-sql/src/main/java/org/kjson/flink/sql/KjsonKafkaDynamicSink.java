@@ -11,6 +11,7 @@ import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.data.RowData;
+import org.kjson.flink.BatchSettings;
 import org.kjson.flink.KafkaEncodedRecord;
 import org.kjson.flink.KjsonStreams;
 import org.kjson.flink.RowDataEncodeOperator;
@@ -27,15 +28,15 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
     private final DynamicTableSink stockSink;
     private final SinkDescription description;
     private final KafkaSinkSettings settings;
-    private final int batchRows;
+    private final BatchSettings batching;
 
     KjsonKafkaDynamicSink(String identifier, DynamicTableSink stockSink, SinkDescription description,
-            KafkaSinkSettings settings, int batchRows) {
+            KafkaSinkSettings settings, BatchSettings batching) {
         this.identifier = identifier;
         this.stockSink = stockSink;
         this.description = description;
         this.settings = settings;
-        this.batchRows = batchRows;
+        this.batching = batching;
     }
 
     @Override
@@ -45,12 +46,12 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-        return new EncodeThenKafkaSinkProvider(description, settings, batchRows);
+        return new EncodeThenKafkaSinkProvider(description, settings, batching);
     }
 
     @Override
     public DynamicTableSink copy() {
-        return new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batchRows);
+        return new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batching);
     }
 
     @Override
@@ -66,26 +67,26 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
         return settings;
     }
 
-    int batchRows() {
-        return batchRows;
+    BatchSettings batching() {
+        return batching;
     }
 
     /** RowData -> native encode operator -> stock KafkaSink, both at the sink's parallelism. */
     static final class EncodeThenKafkaSinkProvider implements DataStreamSinkProvider {
         private final SinkDescription description;
         private final KafkaSinkSettings settings;
-        private final int batchRows;
+        private final BatchSettings batching;
 
-        EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, int batchRows) {
+        EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, BatchSettings batching) {
             this.description = description;
             this.settings = settings;
-            this.batchRows = batchRows;
+            this.batching = batching;
         }
 
         @Override
         public DataStreamSink<?> consumeDataStream(ProviderContext context, DataStream<RowData> rows) {
             SingleOutputStreamOperator<KafkaEncodedRecord> encoded = rows.transform("kjson-encode",
-                    KjsonStreams.recordType(), new RowDataEncodeOperator(description, batchRows, null));
+                    KjsonStreams.recordType(), new RowDataEncodeOperator(description, batching, null));
             context.generateUid("kjson-encode").ifPresent(encoded::uid);
             DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name("Sink: kafka " + settings.topic());
             context.generateUid("kafka-sink").ifPresent(sink::uid);

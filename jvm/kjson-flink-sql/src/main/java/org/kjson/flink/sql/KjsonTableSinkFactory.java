@@ -8,16 +8,15 @@ import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.FactoryUtil;
+import org.kjson.flink.BatchSettings;
 import org.kjson.flink.Compatibility;
 import org.kjson.flink.KjsonException;
 import org.kjson.flink.NativeJsonEncoder;
-import org.kjson.flink.RowDataEncodeOperator;
 import org.kjson.flink.SinkDescription;
 
 /**
@@ -35,13 +34,6 @@ import org.kjson.flink.SinkDescription;
  * The resulting sink keeps the stock sink for its changelog mode.
  */
 abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
-
-    /** Rows per native call (kjson's only own option; the stock factory never sees it). */
-    static final ConfigOption<Integer> BATCH_ROWS = ConfigOptions.key("kjson.batch-rows")
-            .intType()
-            .defaultValue(RowDataEncodeOperator.DEFAULT_BATCH_ROWS)
-            .withDescription("Rows buffered per native encode call; a checkpoint barrier, a watermark"
-                    + " or the end of input flushes earlier.");
 
     private final String identifier;
     private final String stockIdentifier;
@@ -67,7 +59,7 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new HashSet<>(stockFactory().optionalOptions());
-        options.add(BATCH_ROWS);
+        options.addAll(BatchOptions.ALL);
         return options;
     }
 
@@ -79,20 +71,20 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         ResolvedCatalogTable table = context.getCatalogTable();
-        int batchRows = batchRows(table.getOptions());
+        BatchSettings batching = BatchOptions.read(table.getOptions(), identifier);
         Map<String, String> stockOptions = stockOptions(table.getOptions());
         DynamicTableSink stockSink = createStockSink(context, table.copy(stockOptions));
         NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
         SinkDescription description = SinkDescription.of(table.getResolvedSchema(), stockOptions);
         validateNatively(description, context.getObjectIdentifier().asSummaryString());
         KafkaSinkSettings settings = KafkaSinkSettings.of(stockOptions);
-        return new KjsonKafkaDynamicSink(identifier, stockSink, description, settings, batchRows);
+        return new KjsonKafkaDynamicSink(identifier, stockSink, description, settings, batching);
     }
 
     /** The options exactly as the stock connector would receive them. */
     private Map<String, String> stockOptions(Map<String, String> options) {
         Map<String, String> stock = new HashMap<>(options);
-        stock.remove(BATCH_ROWS.key());
+        BatchOptions.ALL.forEach(option -> stock.remove(option.key()));
         stock.put(FactoryUtil.CONNECTOR.key(), stockIdentifier);
         return stock;
     }
@@ -107,23 +99,6 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
             throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' takes the options of '%s': %s",
                     context.getObjectIdentifier().asSummaryString(), identifier, stockIdentifier, e.getMessage()), e);
         }
-    }
-
-    private int batchRows(Map<String, String> options) {
-        String text = options.get(BATCH_ROWS.key());
-        if (text == null) {
-            return BATCH_ROWS.defaultValue();
-        }
-        try {
-            int rows = Integer.parseInt(text.trim());
-            if (rows > 0) {
-                return rows;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new ValidationException(String.format("Option '%s' of '%s' must be a positive integer, found '%s'.",
-                BATCH_ROWS.key(), identifier, text));
     }
 
     /** Opens (and closes) a native encoder: its option, type and projection checks run now. */

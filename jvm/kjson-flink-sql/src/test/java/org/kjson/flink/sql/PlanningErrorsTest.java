@@ -117,6 +117,16 @@ class PlanningErrorsTest {
         assertTrue(message.contains("'kjson.batch-rows'"), message);
     }
 
+    @Test
+    void badBatchIntervalAndMemoryLimitAreRefusedByName() {
+        for (String[] bad : new String[][] {{"kjson.batch-interval", "soon"}, {"kjson.batch-interval", "-1 s"},
+                {"kjson.arrow-memory-limit", "lots"}, {"kjson.arrow-memory-limit", "0 b"}}) {
+            String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                    "'format' = 'json', '" + bad[0] + "' = '" + bad[1] + "'");
+            assertTrue(message.contains("'" + bad[0] + "'") && message.contains("'" + bad[1] + "'"), message);
+        }
+    }
+
     /** An updating query into an append-only sink: the planner refuses it as for the stock sink. */
     @Test
     void updatingQueryIsRefusedAsForTheStockSink() {

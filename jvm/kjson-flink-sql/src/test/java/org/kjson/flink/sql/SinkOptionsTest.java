@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,6 +25,7 @@ import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
+import org.kjson.flink.BatchSettings;
 import org.kjson.flink.sql.broker.TopicRecord;
 import org.kjson.flink.sql.support.FailingRows;
 import org.kjson.flink.sql.support.FailoverScenario;
@@ -59,14 +61,25 @@ class SinkOptionsTest {
                         "'key.format' = 'json', 'value.format' = 'json'"}}) {
             DynamicTableSink stock = createSink(table[0], table[1], OPTIONS + table[2]);
             KjsonKafkaDynamicSink kjson = (KjsonKafkaDynamicSink) createSink("kjson-" + table[0], table[1],
-                    OPTIONS + table[2] + ", 'kjson.batch-rows' = '512'");
+                    OPTIONS + table[2] + ", 'kjson.batch-rows' = '512', 'kjson.batch-interval' = '2 s',"
+                            + " 'kjson.arrow-memory-limit' = '32 mb'");
             assertEquals(stock.getChangelogMode(ChangelogMode.all()), kjson.getChangelogMode(ChangelogMode.all()));
             SinkV2Provider stockProvider = (SinkV2Provider) stock.getSinkRuntimeProvider(new StockSerializer.SinkContext());
             DataStreamSinkProvider kjsonProvider =
                     (DataStreamSinkProvider) kjson.getSinkRuntimeProvider(new StockSerializer.SinkContext());
             assertEquals(stockProvider.getParallelism(), kjsonProvider.getParallelism());
-            assertEquals(512, kjson.batchRows());
+            assertEquals(BatchSettings.ofRows(512).withInterval(Duration.ofSeconds(2)).withArrowMemoryLimit(32L << 20),
+                    kjson.batching());
         }
+    }
+
+    @Test
+    void batchSettingsDefaultToTheDocumentedValues() {
+        KjsonKafkaDynamicSink kjson = (KjsonKafkaDynamicSink) createSink("kjson-kafka", "(id BIGINT, name STRING)",
+                OPTIONS + "'format' = 'json'");
+        assertEquals(BatchSettings.defaults(), kjson.batching());
+        assertEquals(Duration.ofMillis(200), kjson.batching().interval());
+        assertEquals(64L << 20, kjson.batching().arrowMemoryLimit());
     }
 
     /** One sink subtask and 'fixed': every record in partition 0, where the key hash would use both. */
