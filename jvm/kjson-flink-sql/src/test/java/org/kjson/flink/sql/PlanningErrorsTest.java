@@ -83,6 +83,19 @@ class PlanningErrorsTest {
     }
 
     @Test
+    void valueFormatKjsonDoesNotEncodeNamesTheOptionAsWritten() {
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))", "'format' = 'csv'");
+        assertTrue(message.contains("option 'format' = 'csv' is not a format kjson encodes; kjson encodes values in the"
+                + " formats 'json', 'debezium-json', 'canal-json', 'maxwell-json', 'ogg-json'"), message);
+        assertTrue(message.contains("use 'connector' = 'kafka'"), message);
+
+        String upsert = planningError("kjson-upsert-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED)",
+                "'key.format' = 'json', 'value.format' = 'avro'");
+        assertTrue(upsert.contains("option 'value.format' = 'avro' is not a format kjson encodes"), upsert);
+        assertTrue(upsert.contains("use 'connector' = 'upsert-kafka'"), upsert);
+    }
+
+    @Test
     void typeTheEncoderCannotWriteIsRefusedByName() {
         String message = planningError("kjson-kafka", "(id BIGINT, name STRING, doc VARIANT)",
                 "'format' = 'json'", null, "SELECT id, name, PARSE_JSON(name) FROM src");
