@@ -11,7 +11,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
-import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.kjson.flink.EncodedRecordSerializationSchema;
@@ -34,12 +33,13 @@ final class KafkaSinkSettings implements Serializable {
     private final Properties producerConfig;
     private final DeliveryGuarantee deliveryGuarantee;
     private final String transactionalIdPrefix;
-    private final TransactionNamingStrategy transactionNamingStrategy;
+    /** Null on the 1.20 line, which has one naming only ({@link TransactionNaming}). */
+    private final String transactionNamingStrategy;
     private final boolean fixedPartitioner;
     private final Integer parallelism;
 
     private KafkaSinkSettings(String topic, Properties producerConfig, DeliveryGuarantee deliveryGuarantee,
-            String transactionalIdPrefix, TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner,
+            String transactionalIdPrefix, String transactionNamingStrategy, boolean fixedPartitioner,
             Integer parallelism) {
         this.topic = topic;
         this.producerConfig = producerConfig;
@@ -64,7 +64,7 @@ final class KafkaSinkSettings implements Serializable {
                 .orElseGet(() -> config.get(KafkaConnectorOptions.DELIVERY_GUARANTEE));
         return new KafkaSinkSettings(config.get(KafkaConnectorOptions.TOPIC).get(0), producerConfig, guarantee,
                 config.getOptional(KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX).orElse(null),
-                config.get(KafkaConnectorOptions.TRANSACTION_NAMING_STRATEGY),
+                TransactionNaming.of(config),
                 "fixed".equals(config.get(KafkaConnectorOptions.SINK_PARTITIONER)),
                 config.getOptional(KafkaConnectorOptions.SINK_PARALLELISM).orElse(null));
     }
@@ -75,11 +75,11 @@ final class KafkaSinkSettings implements Serializable {
         if (transactionalIdPrefix != null) {
             builder.setTransactionalIdPrefix(transactionalIdPrefix);
         }
+        TransactionNaming.apply(builder, transactionNamingStrategy);
         return builder.setDeliveryGuarantee(deliveryGuarantee)
                 .setBootstrapServers(producerConfig.getProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG))
                 .setKafkaProducerConfig(producerConfig)
                 .setRecordSerializer(recordSerializer())
-                .setTransactionNamingStrategy(transactionNamingStrategy)
                 .build();
     }
 

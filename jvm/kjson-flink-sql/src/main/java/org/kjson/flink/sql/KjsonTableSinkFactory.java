@@ -18,10 +18,13 @@ import org.kjson.flink.Compatibility;
 import org.kjson.flink.KjsonException;
 import org.kjson.flink.NativeJsonEncoder;
 import org.kjson.flink.SinkDescription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * What both kjson sink factories do at planning time. The table's options, with the
- * {@code connector} renamed to the stock one, go through four checks in order:
+ * What both kjson sink factories do at planning time. The table's formats must be ones kjson
+ * encodes ({@link EncodedFormats}); then the options, with the {@code connector} renamed to the
+ * stock one, go through four checks in order:
  * <ol>
  *   <li>Flink's own factory ({@code kafka} or {@code upsert-kafka}) creates its sink: every
  *       connector and {@code json} format rule, with Flink's messages.</li>
@@ -29,11 +32,13 @@ import org.kjson.flink.SinkDescription;
  *       path would not reproduce are rejected by name.</li>
  *   <li>{@link SinkDescription}: the key/value projections, by the connector's rules.</li>
  *   <li>The native encoder is opened once with the description: the format options and column
- *       types it cannot encode byte-identically are rejected with its message.</li>
+ *       types it cannot encode byte-identically are rejected with its message. Where the
+ *       library cannot load, this check moves to the task (logged).</li>
  * </ol>
  * The resulting sink keeps the stock sink for its changelog mode.
  */
 abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(KjsonTableSinkFactory.class);
 
     private final String identifier;
     private final String stockIdentifier;
@@ -71,12 +76,14 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         ResolvedCatalogTable table = context.getCatalogTable();
+        String tableName = context.getObjectIdentifier().asSummaryString();
+        EncodedFormats.check(tableName, identifier, stockIdentifier, table.getOptions());
         BatchSettings batching = BatchOptions.read(table.getOptions(), identifier);
         Map<String, String> stockOptions = stockOptions(table.getOptions());
         DynamicTableSink stockSink = createStockSink(context, table.copy(stockOptions));
         NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
         SinkDescription description = SinkDescription.of(table.getResolvedSchema(), stockOptions);
-        validateNatively(description, context.getObjectIdentifier().asSummaryString());
+        validateNatively(description, tableName);
         KafkaSinkSettings settings = KafkaSinkSettings.of(stockOptions);
         return new KjsonKafkaDynamicSink(identifier, stockSink, description, settings, batching);
     }
@@ -101,12 +108,20 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
         }
     }
 
-    /** Opens (and closes) a native encoder: its option, type and projection checks run now. */
+    /**
+     * Opens (and closes) a native encoder: its option, type and projection checks run now. Where
+     * the native library cannot load (a SQL client on a laptop of another platform), planning
+     * goes on with the Java checks above, and the native checks run when the sink task opens.
+     */
     private void validateNatively(SinkDescription description, String tableName) {
         try (BufferAllocator allocator = new RootAllocator();
                 NativeJsonEncoder encoder = NativeJsonEncoder.open(description, Compatibility.ofRunningFlink(), allocator,
                         NativeJsonEncoder.Handoff.ARRAYS)) {
             // nothing to encode: open() validated everything
+        } catch (UnsatisfiedLinkError e) {
+            LOG.warn("kjson: table '{}' ('connector' = '{}') passed Flink's and kjson's Java checks; the native"
+                    + " library cannot be loaded in this JVM, so the native encoder checks its options and column types"
+                    + " when the sink task opens. Cause: {}", tableName, identifier, e.getMessage());
         } catch (KjsonException e) {
             throw new ValidationException(String.format(
                     "Table '%s' with 'connector' = '%s' cannot be written byte-identically to '%s' by kjson: %s",

@@ -29,6 +29,7 @@ import org.kjson.flink.BatchSettings;
 import org.kjson.flink.sql.broker.TopicRecord;
 import org.kjson.flink.sql.support.FailingRows;
 import org.kjson.flink.sql.support.FailoverScenario;
+import org.kjson.flink.sql.support.FlinkLine;
 import org.kjson.flink.sql.support.StockSerializer;
 
 /**
@@ -41,7 +42,8 @@ class SinkOptionsTest {
     private static final String OPTIONS = "'topic' = 'events', 'properties.bootstrap.servers' = '127.0.0.1:9',"
             + " 'properties.batch.size' = '524288', 'properties.linger.ms' = '20', 'properties.acks' = 'all',"
             + " 'properties.compression.type' = 'lz4', 'sink.parallelism' = '3',"
-            + " 'sink.transactional-id-prefix' = 'orders', 'sink.transaction-naming-strategy' = 'POOLING', ";
+            + " 'sink.transactional-id-prefix' = 'orders', "
+            + (FlinkLine.hasTransactionNaming() ? "'sink.transaction-naming-strategy' = 'POOLING', " : "");
 
     private final TableEnvironment tableEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 

@@ -174,8 +174,16 @@ public final class KafkaBroker implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     }
 
-    /** The test classpath (it holds the kafka_2.13 server jars). */
-    private static String classpath() {
+    /**
+     * The test classpath (it holds the kafka_2.13 server jars), or the one in the file named by
+     * {@code kjson.test.broker.classpath.file}: a Flink line whose Kafka client is older than the
+     * broker's starts the broker with the newer line's classpath.
+     */
+    private static String classpath() throws IOException {
+        String file = System.getProperty("kjson.test.broker.classpath.file");
+        if (file != null && !file.isBlank()) {
+            return Files.readString(Path.of(file), StandardCharsets.UTF_8).trim();
+        }
         String surefire = System.getProperty("surefire.test.class.path");
         return surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
     }

@@ -1,0 +1,41 @@
+package org.kjson.flink.sql;
+
+import java.util.List;
+import java.util.Map;
+
+import org.apache.flink.table.api.ValidationException;
+
+/**
+ * The formats kjson encodes, checked in Java at planning time (before Flink looks the format
+ * factory up, so the message names kjson's list and the option as the user wrote it).
+ */
+final class EncodedFormats {
+    /** Value formats: Flink's json and its four changelog envelopes. */
+    static final List<String> VALUE_FORMATS = List.of("json", "debezium-json", "canal-json", "maxwell-json", "ogg-json");
+    /** Key formats: keys are insert-only rows, written by the json format. */
+    static final List<String> KEY_FORMATS = List.of("json");
+
+    private EncodedFormats() {}
+
+    /** {@code options} as the user wrote them (connector not renamed yet). */
+    static void check(String tableName, String identifier, String stockIdentifier, Map<String, String> options) {
+        String valueKey = options.containsKey("format") ? "format" : "value.format";
+        checkOne(tableName, identifier, stockIdentifier, valueKey, options.get(valueKey), VALUE_FORMATS, "values");
+        checkOne(tableName, identifier, stockIdentifier, "key.format", options.get("key.format"), KEY_FORMATS, "keys");
+    }
+
+    private static void checkOne(String tableName, String identifier, String stockIdentifier, String key, String format,
+            List<String> supported, String side) {
+        if (format == null || supported.contains(format)) {
+            return;
+        }
+        throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' cannot be written"
+                + " byte-identically to '%s' by kjson: option '%s' = '%s' is not a format kjson encodes; kjson encodes"
+                + " %s in the format%s %s (for '%s', use 'connector' = '%s').", tableName, identifier, stockIdentifier,
+                key, format, side, supported.size() > 1 ? "s" : "", quoted(supported), format, stockIdentifier));
+    }
+
+    private static String quoted(List<String> names) {
+        return String.join(", ", names.stream().map(name -> "'" + name + "'").toList());
+    }
+}

@@ -1,0 +1,25 @@
+package org.kjson.flink.sql.support;
+
+/** What the Flink line on the test classpath has (the same tests run on 1.20 and 2.2). */
+public final class FlinkLine {
+    private FlinkLine() {}
+
+    /** {@code sink.transaction-naming-strategy}: Kafka connector 4.0 (Flink 2.x) and later. */
+    public static boolean hasTransactionNaming() {
+        return exists("org.apache.flink.connector.kafka.sink.TransactionNamingStrategy");
+    }
+
+    /** The {@code VARIANT} type: Flink 2.1 and later. */
+    public static boolean hasVariantType() {
+        return exists("org.apache.flink.table.types.logical.VariantType");
+    }
+
+    private static boolean exists(String className) {
+        try {
+            Class.forName(className, false, FlinkLine.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+}
