@@ -467,9 +467,22 @@ fn data_errors_are_the_same_as_the_dynamic_encoders() {
     assert_same(&mut generated, &mut dynamic, &drawn.batch, None);
 }
 
+/// The kjson binary, started through `KJSON_CLI_RUNNER` when set (a command prefix such as
+/// `qemu-aarch64 -L /usr/aarch64-linux-gnu`, for a cross-built binary under qemu-user).
+fn kjson_command() -> std::process::Command {
+    let runner = std::env::var("KJSON_CLI_RUNNER").unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    let Some(program) = words.next() else {
+        return std::process::Command::new(env!("CARGO_BIN_EXE_kjson"));
+    };
+    let mut command = std::process::Command::new(program);
+    command.args(words).arg(env!("CARGO_BIN_EXE_kjson"));
+    command
+}
+
 #[test]
 fn kjson_codegen_prints_the_golden_source() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kjson"))
+    let out = kjson_command()
         .args(["codegen", "--ddl"])
         .arg(root().join("schemas/q0.sql"))
         .current_dir(root())

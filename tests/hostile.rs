@@ -407,12 +407,25 @@ fn ipc_stream(batches: &[RecordBatch]) -> Vec<u8> {
     writer.into_inner().unwrap()
 }
 
+/// The kjson binary, started through `KJSON_CLI_RUNNER` when set (a command prefix such as
+/// `qemu-aarch64 -L /usr/aarch64-linux-gnu`, for a cross-built binary under qemu-user).
+fn kjson_command() -> Command {
+    let runner = std::env::var("KJSON_CLI_RUNNER").unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    let Some(program) = words.next() else {
+        return Command::new(env!("CARGO_BIN_EXE_kjson"));
+    };
+    let mut command = Command::new(program);
+    command.args(words).arg(env!("CARGO_BIN_EXE_kjson"));
+    command
+}
+
 /// Runs `kjson encode`; returns (exit code, stderr, values file if written).
 fn cli_encode(dir: &Path, columns: &str, input: &[u8]) -> (Option<i32>, String, Option<String>) {
     std::fs::write(dir.join("sink.sql"), ddl(columns)).unwrap();
     std::fs::write(dir.join("input.arrow"), input).unwrap();
     let _ = std::fs::remove_file(dir.join("values"));
-    let output = Command::new(env!("CARGO_BIN_EXE_kjson"))
+    let output = kjson_command()
         .arg("encode")
         .args(["--ddl", "sink.sql", "--input", "input.arrow", "--keys-out", "keys", "--values-out", "values"])
         .current_dir(dir)
