@@ -33,7 +33,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIST="$ROOT/dist"
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --out) DIST="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
+    --out) DIST="$(realpath -m "$2")"; shift 2 ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "release.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -162,6 +162,11 @@ checksums() {
   wc -l <"$DIST/SHA256SUMS"
 }
 
+# The output directory is replaced: refuse one that holds anything but an earlier release.
+if [[ -n "$(ls -A "$DIST" 2>/dev/null)" && ! -e "$DIST/BUILD-INFO" && ! -e "$DIST/bin" ]]; then
+  echo "release.sh: $DIST is not empty and holds no earlier release; pick another --out" >&2
+  exit 2
+fi
 started=$(date +%s)
 mkdir -p "$LOGS"
 rm -rf "$DIST"
