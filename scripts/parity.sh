@@ -7,6 +7,8 @@
 # Builds the oracle (Maven) and kjson (cargo --release), runs the oracle once per Flink line x JDK
 # over tests/parity/cases/*.sql, then tests/parity/compare.py runs `kjson encode` on every case and
 # compares its key/value bytes with Flink's. See tests/parity/README.md.
+# KJSON_BIN names another kjson binary to judge (no cargo build then), KJSON_RUNNER a command
+# prefix that runs it (e.g. an aarch64 binary under "qemu-aarch64 -L /usr/aarch64-linux-gnu").
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,6 +16,8 @@ CASES="$ROOT/tests/parity/cases"
 ORACLE_TARGET="$ROOT/jvm/parity-oracle/target"
 JDK17_JAVA="${JDK17_JAVA:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}"
 JDK25_JAVA="${JDK25_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
+KJSON_BIN="${KJSON_BIN:-}"
+KJSON_RUNNER="${KJSON_RUNNER:-}"
 
 seed=""
 rows=300
@@ -33,7 +37,7 @@ while [[ $# -gt 0 ]]; do
     --out) out="$2"; shift 2 ;;
     --oracle-only) oracle_only=1; shift ;;
     --null-key-carrier) null_key_carrier="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "parity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -46,7 +50,9 @@ started=$(date +%s)
 echo "parity: building the oracle (mvn) ..."
 # (sed drops the colour resets that Debian's mvn -q prints even in batch mode)
 mvn -q -B -f "$ROOT/jvm/pom.xml" -pl parity-oracle -am package -DskipTests 2>&1 | sed -e 's/\x1b\[[0-9;]*m//g'
-if [[ $oracle_only -eq 0 ]]; then
+if [[ $oracle_only -eq 0 && -n "$KJSON_BIN" ]]; then
+  echo "parity: judging $KJSON_BIN${KJSON_RUNNER:+ (run through $KJSON_RUNNER)}"
+elif [[ $oracle_only -eq 0 ]]; then
   echo "parity: building kjson (cargo build --release) ..."
   (cd "$ROOT" && cargo build --release --quiet)
 fi
@@ -114,7 +120,7 @@ status=0
 runs=""
 for line in $lines; do for jdk in $jdks; do runs="$runs $line-jdk$jdk"; done; done
 python3 "$ROOT/tests/parity/compare.py" --oracle-out "$out" --cases "$CASES" --runs "$runs" --only "$only" \
-  --kjson "$ROOT/target/release/kjson" --seed "$seed" --rows "$rows" || status=$?
+  --kjson "${KJSON_BIN:-$ROOT/target/release/kjson}" --runner "$KJSON_RUNNER" --seed "$seed" --rows "$rows" || status=$?
 if [[ $status -eq 0 && $own_out -eq 1 ]]; then
   rm -rf "$out"
   echo "parity: total $(( $(date +%s) - started ))s"

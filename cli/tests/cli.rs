@@ -7,9 +7,8 @@ use arrow_array::{Array, ArrayRef, Int32Array, Int64Array, Int8Array, RecordBatc
 use arrow_ipc::writer::{FileWriter, StreamWriter};
 use arrow_schema::{DataType, Field, Fields, Schema};
 
-fn kjson() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_kjson"))
-}
+mod support;
+use support::kjson_command as kjson;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kjson-cli-{name}-{}", std::process::id()));

@@ -3,7 +3,6 @@
 //! crate's tests/hostile.rs.)
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
 use arrow_array::{Array, ArrayRef, BinaryArray, Int32Array, Int64Array, RecordBatch, StringArray};
@@ -11,6 +10,9 @@ use arrow_ipc::writer::{FileWriter, StreamWriter};
 use arrow_schema::{Field, Schema};
 use kjson::runtime::{Compatibility, SinkSpec};
 use kjson::Encoder;
+
+mod support;
+use support::kjson_command;
 
 const WITH: &str =
     "'connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json'";
@@ -63,7 +65,7 @@ fn cli_encode(dir: &Path, columns: &str, input: &[u8]) -> (Option<i32>, String, 
     std::fs::write(dir.join("sink.sql"), ddl(columns)).unwrap();
     std::fs::write(dir.join("input.arrow"), input).unwrap();
     let _ = std::fs::remove_file(dir.join("values"));
-    let output = Command::new(env!("CARGO_BIN_EXE_kjson"))
+    let output = kjson_command()
         .arg("encode")
         .args(["--ddl", "sink.sql", "--input", "input.arrow", "--keys-out", "keys", "--values-out", "values"])
         .current_dir(dir)

@@ -7,6 +7,7 @@ case, see tests/parity/README.md). Every case of every run counts once in the su
 """
 
 import argparse
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -110,11 +111,11 @@ def diff_report(name: str, expected: bytes, actual: bytes) -> str:
     return "\n".join(lines)
 
 
-def run_kjson(kjson: Path, ddl: Path, case_dir: Path, line: str, jdk: int, tmp: Path):
+def run_kjson(kjson: list, ddl: Path, case_dir: Path, line: str, jdk: int, tmp: Path):
     keys, values = tmp / "keys.out", tmp / "values.out"
     for p in (keys, values):
         p.unlink(missing_ok=True)
-    cmd = [str(kjson), "encode", "--ddl", str(ddl), "--input", str(case_dir / "input.arrow"),
+    cmd = kjson + ["encode", "--ddl", str(ddl), "--input", str(case_dir / "input.arrow"),
            "--keys-out", str(keys), "--values-out", str(values), "--row-kind-column", ROW_KIND_COLUMN,
            "--flink-version", line, "--float-spelling", float_spelling(jdk)]
     try:
@@ -163,12 +164,15 @@ def main() -> int:
     ap.add_argument("--oracle-out", type=Path, required=True)
     ap.add_argument("--cases", type=Path, required=True)
     ap.add_argument("--kjson", type=Path, required=True)
+    ap.add_argument("--runner", default="",
+                    help="command prefix that runs the kjson binary, e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu'")
     ap.add_argument("--runs", default="", help="expected runs, e.g. '1.20-jdk17 2.3-jdk25' (default: all found)")
     ap.add_argument("--only", default="", help="comma-separated case names (default: every case file)")
     ap.add_argument("--seed", default="?")
     ap.add_argument("--rows", default="?")
     args = ap.parse_args()
 
+    kjson = shlex.split(args.runner) + [str(args.kjson)]
     runs = args.runs.split() or sorted(d.name for d in args.oracle_out.iterdir() if d.is_dir() and "-jdk" in d.name)
     only = [c for c in args.only.split(",") if c]
     cases = sorted(p.stem for p in args.cases.glob("*.sql") if not only or p.stem in only)
@@ -181,7 +185,7 @@ def main() -> int:
             line, _, jdk = run.partition("-jdk")
             for case in cases:
                 case_dir = args.oracle_out / run / case
-                failure = check_case(args.kjson, args.cases, case_dir, line, int(jdk), Path(tmp), matches)
+                failure = check_case(kjson, args.cases, case_dir, line, int(jdk), Path(tmp), matches)
                 if failure is None:
                     passed += 1
                     continue
