@@ -150,7 +150,7 @@ run_crash() {
   log "kill -9 TaskManager 2 (pid $TM2_PID), then start a replacement"
   kill -9 "$TM2_PID"
   start_taskmanager taskmanager-3
-  wait_until 90 "the replacement TaskManager to register" new_taskmanager "$known"
+  wait_until 180 "the replacement TaskManager to register" new_taskmanager "$known"
   wait_until 120 "a restart of kjson-crash" restarted "$JOB_ID"
   wait_until 120 "kjson-crash to run again on the replacement" all_tasks_running "$JOB_ID"
   job_uses_taskmanager "$JOB_ID" "$NEW_TM" || die "kjson-crash did not recover on the replacement TaskManager"
@@ -222,7 +222,7 @@ main() {
   start_taskmanager taskmanager-1
   start_taskmanager taskmanager-2
   TM2_PID=$TM_PID
-  wait_until 90 "two TaskManagers to register" taskmanagers_registered 2
+  wait_until 180 "two TaskManagers to register" taskmanagers_registered 2
   log "cluster up after $((SECONDS - started))s (REST $REST, broker $BOOTSTRAP)"
 
   run_reference

@@ -103,7 +103,7 @@ start_jobmanager() {
   JM_PID=$(start_flink_process jobmanager org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint \
     GET_JM_RESOURCE_PARAMS --executionMode cluster)
   PIDS+=("$JM_PID")
-  wait_until 90 "the JobManager's REST API on $REST" rest_up
+  wait_until 180 "the JobManager's REST API on $REST" rest_up
 }
 
 start_taskmanager() { # NAME; sets TM_PID
@@ -130,7 +130,7 @@ start_broker() {
     -cp "$JARS/broker/*" kafka.Kafka "$WORK/kafka/server.properties" > "$WORK/log/kafka.log" 2>&1 &
   KAFKA_PID=$!
   PIDS+=("$KAFKA_PID")
-  wait_until 90 "the Kafka broker on $BOOTSTRAP" broker_up
+  wait_until 180 "the Kafka broker on $BOOTSTRAP" broker_up
 }
 
 broker_up() { (exec 3<> "/dev/tcp/127.0.0.1/$KAFKA_PORT") 2> /dev/null && grep -q "Kafka Server started" "$WORK/log/kafka.log"; }
