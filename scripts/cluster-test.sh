@@ -151,8 +151,8 @@ run_crash() {
   kill -9 "$TM2_PID"
   start_taskmanager taskmanager-3
   wait_until 180 "the replacement TaskManager to register" new_taskmanager "$known"
-  wait_until 120 "a restart of kjson-crash" restarted "$JOB_ID"
-  wait_until 120 "kjson-crash to run again on the replacement" all_tasks_running "$JOB_ID"
+  wait_until 300 "a restart of kjson-crash" restarted "$JOB_ID"
+  wait_until 300 "kjson-crash to run again on the replacement" all_tasks_running "$JOB_ID"
   job_uses_taskmanager "$JOB_ID" "$NEW_TM" || die "kjson-crash did not recover on the replacement TaskManager"
   wait_until "$(finish_timeout)" "kjson-crash to finish" job_finished "$JOB_ID"
   CRASH_RESTARTS=$(job_restarts "$JOB_ID")
