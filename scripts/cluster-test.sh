@@ -237,8 +237,8 @@ main() {
   if [[ $RUN_SWITCH == 1 ]]; then
     topic_check append "$BOOTSTRAP" bids-switch bids-stock "$ROWS" || failed=1
   fi
-  echo "restarts after kill -9: ${CRASH_RESTARTS:-skipped}; wall time: crash job ${CRASH_SECONDS:+${CRASH_SECONDS}s}," \
-    "reference job ${REFERENCE_SECONDS}s, switch ${SWITCH_SECONDS:+${SWITCH_SECONDS}s}, total $((SECONDS - started))s ($MODE)"
+  echo "restarts after kill -9: ${CRASH_RESTARTS:-skipped}; wall time: crash job ${CRASH_SECONDS:+${CRASH_SECONDS}s}${CRASH_SECONDS:-skipped}," \
+    "reference job ${REFERENCE_SECONDS}s, switch ${SWITCH_SECONDS:+${SWITCH_SECONDS}s}${SWITCH_SECONDS:-skipped}, total $((SECONDS - started))s ($MODE)"
   [[ $failed == 0 ]] || die "a topic check failed (see above)"
   log "PASS"
 }
