@@ -206,6 +206,8 @@ run_switch() {
   log "switch kafka -> kjson-kafka -> kafka finished in ${SWITCH_SECONDS}s"
 }
 
+seconds_or_skipped() { if [[ -n $1 ]]; then echo "${1}s"; else echo skipped; fi; }
+
 main() {
   local started=$SECONDS failed=0
   mkdir -p "$WORK/log"
@@ -237,8 +239,8 @@ main() {
   if [[ $RUN_SWITCH == 1 ]]; then
     topic_check append "$BOOTSTRAP" bids-switch bids-stock "$ROWS" || failed=1
   fi
-  echo "restarts after kill -9: ${CRASH_RESTARTS:-skipped}; wall time: crash job ${CRASH_SECONDS:+${CRASH_SECONDS}s}${CRASH_SECONDS:-skipped}," \
-    "reference job ${REFERENCE_SECONDS}s, switch ${SWITCH_SECONDS:+${SWITCH_SECONDS}s}${SWITCH_SECONDS:-skipped}, total $((SECONDS - started))s ($MODE)"
+  echo "restarts after kill -9: ${CRASH_RESTARTS:-skipped}; wall time: crash job $(seconds_or_skipped "${CRASH_SECONDS:-}")," \
+    "reference job ${REFERENCE_SECONDS}s, switch $(seconds_or_skipped "${SWITCH_SECONDS:-}"), total $((SECONDS - started))s ($MODE)"
   [[ $failed == 0 ]] || die "a topic check failed (see above)"
   log "PASS"
 }
