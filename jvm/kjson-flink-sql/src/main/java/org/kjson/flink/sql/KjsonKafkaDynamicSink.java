@@ -89,7 +89,10 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
                     KjsonStreams.recordType(), new RowDataEncodeOperator(description, batching, null));
             context.generateUid("kjson-encode").ifPresent(encoded::uid);
             DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name("Sink: kafka " + settings.topic());
-            context.generateUid("kafka-sink").ifPresent(sink::uid);
+            // The uid the planner gives the stock connector's sink ("<node id>_sink"): the writer takes it
+            // and the committer "Sink Committer: <uid>", so with table.exec.uid.generation = ALWAYS (or a
+            // compiled plan) a savepoint's Kafka writer and committer state maps across kafka <-> kjson-kafka.
+            context.generateUid("sink").ifPresent(sink::uid);
             if (settings.parallelism() != null) {
                 encoded.setParallelism(settings.parallelism());
                 sink.setParallelism(settings.parallelism());

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# kjson-kafka and kjson-upsert-kafka on a real standalone Flink 2.2 cluster, with a real crash.
+#
+#   scripts/cluster-test.sh [--quick] [--skip-switch] [--skip-crash]
+#
+# Assembles Flink from the PyPI wheel apache-flink-libraries (cached under ~/.cache/kjson), starts a
+# KRaft broker, one JobManager and two TaskManagers (one slot each) as separate JVMs on 127.0.0.1,
+# and runs, through the SQL client:
+#   1. reference: the SQL on the stock 'kafka' and 'upsert-kafka' connectors;
+#   2. crash:     the same SQL on 'kjson-kafka' and 'kjson-upsert-kafka', exactly-once, parallelism 2,
+#                 checkpoints every second; mid-run one TaskManager gets kill -9 and a replacement
+#                 starts (the job needs its slot, so recovery runs on the replacement);
+#   3. switch:    stop-with-savepoint on 'kafka', resume on 'kjson-kafka', stop-with-savepoint,
+#                 resume on 'kafka' again, all into one topic.
+# A read_committed consumer then checks every row arrived exactly once and the records equal the
+# reference's byte for byte (append: the same multiset; upsert: per key the same sequence,
+# tombstones included). See docs/operations-cluster.md.
+#
+# Environment: KJSON_CLUSTER_JAR (connector jar for lib/; default: build jvm/kjson-flink-sql),
+# KJSON_CLUSTER_PORT_BASE (default 28470; uses base..base+21), KJSON_CACHE (default ~/.cache/kjson),
+# JAVA_HOME (Java 17), KJSON_CLUSTER_KEEP=1 (keep the work directory and its logs),
+# KJSON_SWITCH_IGNORE_UNCLAIMED (default true) and KJSON_SWITCH_UID_GENERATION (table.exec.uid.generation
+# of the switch jobs; default: Flink's, PLAN_ONLY).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$HERE")
+CACHE=${KJSON_CACHE:-$HOME/.cache/kjson}
+PORT_BASE=${KJSON_CLUSTER_PORT_BASE:-28470}
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+MODE=full
+RUN_SWITCH=1
+RUN_CRASH=1
+SWITCH_IGNORE_UNCLAIMED=${KJSON_SWITCH_IGNORE_UNCLAIMED:-true}
+SWITCH_UID_GENERATION=${KJSON_SWITCH_UID_GENERATION:-}
+for arg in "$@"; do
+  case $arg in
+    --quick) MODE=quick ;;
+    --skip-switch) RUN_SWITCH=0 ;;
+    --skip-crash) RUN_CRASH=0 ;;
+    *) echo "usage: $0 [--quick] [--skip-switch] [--skip-crash]" >&2; exit 2 ;;
+  esac
+done
+
+if [[ $MODE == quick ]]; then
+  ROWS=200000 RATE=10000 UPSERT_ROWS=60000 UPSERT_RATE=3000 KEYS=1000 SWITCH_RATE=4000
+else
+  ROWS=1000000 RATE=20000 UPSERT_ROWS=300000 UPSERT_RATE=6000 KEYS=5000 SWITCH_RATE=12000
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kjson-cluster.XXXXXX")
+# shellcheck source=cluster/cluster.sh
+source "$HERE/cluster/cluster.sh"
+
+cleanup() {
+  local status=$?
+  stop_all
+  if [[ $status -ne 0 || ${KJSON_CLUSTER_KEEP:-0} == 1 ]]; then
+    log "logs kept in $WORK/log"
+  else
+    rm -rf "$WORK"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+connector_jar() {
+  if [[ -n ${KJSON_CLUSTER_JAR:-} ]]; then
+    [[ -f $KJSON_CLUSTER_JAR ]] || die "KJSON_CLUSTER_JAR=$KJSON_CLUSTER_JAR does not exist"
+    CONNECTOR_JAR=$KJSON_CLUSTER_JAR
+    return
+  fi
+  log "building the connector jar (mvn -pl kjson-flink-sql -am package)"
+  nice mvn -q -f "$ROOT/jvm/pom.xml" -pl kjson-flink-sql -am package -DskipTests > "$WORK/log/build.log" 2>&1 \
+    || die "building kjson-flink-sql failed: $(tail -20 "$WORK/log/build.log")"
+  CONNECTOR_JAR=$(ls "$ROOT"/jvm/kjson-flink-sql/target/kjson-flink-sql-*-shaded.jar | head -1)
+}
+
+# render TEMPLATE KEY=VALUE...: the template with @KEY@ replaced.
+render() {
+  local file=$1 pair args=()
+  shift
+  for pair in "$@"; do args+=(-e "s|@${pair%%=*}@|${pair#*=}|g"); done
+  sed "${args[@]}" "$HERE/cluster/sql/$file"
+}
+
+common_values() {
+  echo "ROWS=$ROWS" "UPSERT_ROWS=$UPSERT_ROWS" "KEYS=$KEYS" "BOOTSTRAP=$BOOTSTRAP"
+}
+
+# One job writing the bid stream and the count changelog through CONNECTOR / UPSERT_CONNECTOR.
+write_pair_sql() { # FILE JOB CONNECTOR UPSERT_CONNECTOR SUFFIX RATE_FACTOR
+  local v
+  read -ra v <<< "$(common_values)"
+  {
+    render settings.sql "JOB=$2"
+    render bids.sql "${v[@]}" "RATE=$((RATE * $6))"
+    render counts.sql "${v[@]}" "UPSERT_RATE=$((UPSERT_RATE * $6))"
+    render bids-sink.sql "${v[@]}" TABLE=bids_out "CONNECTOR=$3" "TOPIC=bids-$5" "PREFIX=bids-$5"
+    render counts-sink.sql "${v[@]}" TABLE=counts_out "UPSERT_CONNECTOR=$4" "TOPIC=counts-$5" "PREFIX=counts-$5"
+    printf 'EXECUTE STATEMENT SET BEGIN\nINSERT INTO bids_out SELECT * FROM bids;\nINSERT INTO counts_out SELECT * FROM counts;\nEND;\n'
+  } > "$1"
+}
+
+# One phase of the switch: the bid stream into topic bids-switch, optionally from a savepoint.
+write_switch_sql() { # FILE JOB CONNECTOR [SAVEPOINT]
+  local v
+  read -ra v <<< "$(common_values)"
+  {
+    render settings.sql "JOB=$2"
+    if [[ -n $SWITCH_UID_GENERATION ]]; then
+      printf "SET 'table.exec.uid.generation' = '%s';\n" "$SWITCH_UID_GENERATION"
+    fi
+    if [[ -n ${4:-} ]]; then
+      printf "SET 'execution.state-recovery.path' = '%s';\n" "$4"
+      printf "SET 'execution.state-recovery.ignore-unclaimed-state' = '%s';\n" "$SWITCH_IGNORE_UNCLAIMED"
+    fi
+    render bids.sql "${v[@]}" "RATE=$SWITCH_RATE"
+    render bids-sink.sql "${v[@]}" TABLE=bids_out "CONNECTOR=$3" TOPIC=bids-switch PREFIX=bids-switch
+    printf 'INSERT INTO bids_out SELECT * FROM bids;\n'
+  } > "$1"
+}
+
+submit() { # SQL_FILE JOB; sets JOB_ID
+  sql_client "$1"
+  wait_until 60 "job $2 to be submitted" job_id "$2" > /dev/null
+  JOB_ID=$(job_id "$2")
+}
+
+finish_timeout() { echo $((ROWS / RATE * 4 + 180)); }
+
+run_reference() {
+  local started=$SECONDS
+  write_pair_sql "$WORK/reference.sql" reference kafka upsert-kafka stock 2
+  submit "$WORK/reference.sql" reference
+  wait_until "$(finish_timeout)" "the reference job to finish" job_finished "$JOB_ID"
+  REFERENCE_SECONDS=$((SECONDS - started))
+  log "reference (stock connectors) finished in ${REFERENCE_SECONDS}s"
+}
+
+run_crash() {
+  local started=$SECONDS
+  write_pair_sql "$WORK/crash.sql" kjson-crash kjson-kafka kjson-upsert-kafka kjson 1
+  submit "$WORK/crash.sql" kjson-crash
+  wait_until 120 "job kjson-crash to run all its tasks" all_tasks_running "$JOB_ID"
+  wait_until 120 "two completed checkpoints of kjson-crash" checkpoints_at_least "$JOB_ID" 2
+  job_finished "$JOB_ID" && die "kjson-crash finished before the kill; raise the row count"
+  local known
+  known=$(taskmanager_ids)
+  log "kill -9 TaskManager 2 (pid $TM2_PID), then start a replacement"
+  kill -9 "$TM2_PID"
+  start_taskmanager taskmanager-3
+  wait_until 180 "the replacement TaskManager to register" new_taskmanager "$known"
+  wait_until 300 "a restart of kjson-crash" restarted "$JOB_ID"
+  wait_until 300 "kjson-crash to run again on the replacement" all_tasks_running "$JOB_ID"
+  job_uses_taskmanager "$JOB_ID" "$NEW_TM" || die "kjson-crash did not recover on the replacement TaskManager"
+  wait_until "$(finish_timeout)" "kjson-crash to finish" job_finished "$JOB_ID"
+  CRASH_RESTARTS=$(job_restarts "$JOB_ID")
+  CRASH_SECONDS=$((SECONDS - started))
+  log "kjson-crash finished in ${CRASH_SECONDS}s after $CRASH_RESTARTS restart(s)"
+}
+
+restarted() { [[ $(job_restarts "$1") -ge 1 ]] 2> /dev/null; }
+
+taskmanager_ids() { curl -sf "$REST/taskmanagers" | json "' '.join(sorted(t['id'] for t in d['taskmanagers']))"; }
+
+# A TaskManager registered that is not among KNOWN_IDS; sets NEW_TM.
+new_taskmanager() { # KNOWN_IDS
+  local id
+  for id in $(taskmanager_ids); do
+    [[ " $1 " == *" $id "* ]] || { NEW_TM=$id; return 0; }
+  done
+  return 1
+}
+
+# Some subtask of the job runs on TaskManager TM_ID.
+job_uses_taskmanager() { # JOB_ID TM_ID
+  local v
+  for v in $(curl -sf "$REST/jobs/$1" | json "' '.join(v['id'] for v in d['vertices'])"); do
+    curl -sf "$REST/jobs/$1/vertices/$v/taskmanagers" | json "' '.join(t['taskmanager-id'] for t in d['taskmanagers'])" \
+      | grep -qw -- "$2" && return 0
+  done
+  return 1
+}
+
+# stock -> kjson -> stock through two savepoints, each phase running a few checkpoints.
+run_switch() {
+  local started=$SECONDS savepoint phase connector previous=""
+  for phase in 1 2 3; do
+    connector=kafka
+    [[ $phase == 2 ]] && connector=kjson-kafka
+    write_switch_sql "$WORK/switch-$phase.sql" "switch-$phase" "$connector" "$previous"
+    submit "$WORK/switch-$phase.sql" "switch-$phase"
+    wait_until 120 "job switch-$phase to run all its tasks" all_tasks_running "$JOB_ID"
+    if [[ $phase == 3 ]]; then
+      wait_until "$(finish_timeout)" "switch-3 to finish" job_finished "$JOB_ID"
+      break
+    fi
+    wait_until 120 "three completed checkpoints of switch-$phase" checkpoints_at_least "$JOB_ID" 3
+    job_finished "$JOB_ID" && die "switch-$phase finished before its savepoint; raise the row count"
+    savepoint=$(stop_with_savepoint "$JOB_ID")
+    log "switch-$phase ($connector) stopped with savepoint $savepoint"
+    previous=$savepoint
+  done
+  SWITCH_SECONDS=$((SECONDS - started))
+  log "switch kafka -> kjson-kafka -> kafka finished in ${SWITCH_SECONDS}s"
+}
+
+seconds_or_skipped() { if [[ -n $1 ]]; then echo "${1}s"; else echo skipped; fi; }
+
+main() {
+  local started=$SECONDS failed=0
+  mkdir -p "$WORK/log"
+  log "mode $MODE: $ROWS bid rows, $UPSERT_ROWS changelog rows over $KEYS keys; work directory $WORK"
+  prepare_flink
+  prepare_jars
+  connector_jar
+  write_config
+  write_lib
+  start_broker
+  topic_check create "$BOOTSTRAP" 2 bids-stock bids-kjson counts-stock counts-kjson bids-switch \
+    || die "creating topics failed: $(tail -5 "$WORK/log/topic-check.log")"
+  start_jobmanager
+  start_taskmanager taskmanager-1
+  start_taskmanager taskmanager-2
+  TM2_PID=$TM_PID
+  wait_until 180 "two TaskManagers to register" taskmanagers_registered 2
+  log "cluster up after $((SECONDS - started))s (REST $REST, broker $BOOTSTRAP)"
+
+  run_reference
+  [[ $RUN_CRASH == 1 ]] && run_crash
+  [[ $RUN_SWITCH == 1 ]] && run_switch
+
+  log "checking topics (read_committed)"
+  if [[ $RUN_CRASH == 1 ]]; then
+    topic_check append "$BOOTSTRAP" bids-kjson bids-stock "$ROWS" || failed=1
+    topic_check upsert "$BOOTSTRAP" counts-kjson counts-stock "$UPSERT_ROWS" || failed=1
+  fi
+  if [[ $RUN_SWITCH == 1 ]]; then
+    topic_check append "$BOOTSTRAP" bids-switch bids-stock "$ROWS" || failed=1
+  fi
+  echo "restarts after kill -9: ${CRASH_RESTARTS:-skipped}; wall time: crash job $(seconds_or_skipped "${CRASH_SECONDS:-}")," \
+    "reference job ${REFERENCE_SECONDS}s, switch $(seconds_or_skipped "${SWITCH_SECONDS:-}"), total $((SECONDS - started))s ($MODE)"
+  [[ $failed == 0 ]] || die "a topic check failed (see above)"
+  log "PASS"
+}
+
+main
