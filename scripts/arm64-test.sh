@@ -12,13 +12,13 @@
 # Missing tools are installed (scripts/cross-tools.sh). Each stage prints its time.
 set -euo pipefail
 
-# The test targets per package. The crate split moves the CLI tests into the CLI package.
-CLI_PACKAGE="${CLI_PACKAGE:-kjson}"
+# The test targets per package.
+CLI_PACKAGE="${CLI_PACKAGE:-kjson-cli}"
 CLI_BIN=kjson
 RUST_TESTS=(
   "-p kjson-runtime"
-  "-p kjson --lib --test generated --test hostile"
-  "-p $CLI_PACKAGE --test cli"
+  "-p kjson --lib --test generated --test hostile --test replan"
+  "-p $CLI_PACKAGE --test cli --test hostile"
 )
 TARGET=aarch64-unknown-linux-gnu
 
