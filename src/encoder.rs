@@ -89,7 +89,8 @@ impl Encoder {
     /// The generated encoder if this build has one for exactly this spec, else the dynamic one.
     pub fn open(spec: SinkSpec, compatibility: Compatibility) -> Result<Encoder> {
         let kind = EncoderKind::for_spec(&spec);
-        Encoder::with(spec, compatibility, kind, registry::lookup(&spec))
+        let generated = registry::lookup(&spec);
+        Encoder::with(spec, compatibility, kind, generated)
     }
 
     /// The dynamic encoder even when a generated one exists (benchmarks, comparisons).
