@@ -3,9 +3,7 @@
 use std::fmt;
 
 use arrow::array::{Int8Array, RecordBatch};
-use kjson_runtime::encoder::BatchEncoder;
-use kjson_runtime::fingerprint::spec_fingerprint;
-use kjson_runtime::{Compatibility, DynamicEncoder, KeyValueSlabs, Result, SinkSpec};
+use kjson_runtime::{spec_fingerprint, BatchEncoder, Compatibility, DynamicEncoder, KeyValueSlabs, Result, SinkSpec};
 
 use crate::registry;
 

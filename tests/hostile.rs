@@ -15,8 +15,7 @@ use arrow::datatypes::{DataType, Field, Fields, Int32Type, Schema};
 use arrow::ffi::{from_ffi, to_ffi};
 use arrow::ipc::writer::{FileWriter, StreamWriter};
 use kjson::Encoder;
-use kjson_runtime::validate::validate_batch;
-use kjson_runtime::{Compatibility, KjsonError, SinkSpec, Slab};
+use kjson_runtime::{validate_batch, Compatibility, KjsonError, SinkSpec, Slab};
 
 const WITH: &str =
     "'connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json'";

@@ -9,12 +9,12 @@ use arrow::array::{Array, BooleanArray, GenericStringArray};
 use arrow::buffer::NullBuffer;
 use arrow::datatypes::TimeUnit;
 
-use crate::bind::{ByteValues, Column, Prim};
+use crate::encode::bind::{ByteValues, Column, Prim};
+use crate::encode::write::{timestamp_parts, write_value, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::float;
 use crate::format::sink::ByteSink;
 use crate::format::{self, base64, decimal, escape, temporal};
-use crate::write::{timestamp_parts, write_value, WriteContext, WriteResult};
 
 #[cold]
 fn wrong_column(expected: &str, found: &Column<'_>) -> KjsonError {

@@ -3,9 +3,9 @@
 //! the key keeps its first position; ROW values merge into the stored object (with
 //! `encode.ignore-null-fields`, a later null field leaves the earlier one in place, and fields
 //! first set by a later value go last), anything else is replaced. Rare, so written for clarity.
-use crate::bind::Column;
-use crate::plan::RowFieldPlan;
-use crate::write::{write_value, WriteContext, WriteResult};
+use super::bind::Column;
+use super::plan::RowFieldPlan;
+use super::write::{write_value, WriteContext, WriteResult};
 
 /// Writes the value Jackson ends with for the entries `occurrences` (in map order) of one key.
 #[cold]

@@ -2,40 +2,14 @@
 //! value slabs.
 use arrow::array::{Array, ArrayRef, Int8Array, RecordBatch};
 
-use crate::bind::{bind, undictionary, Column};
-use crate::envelope::Envelope;
+use super::bind::{bind, undictionary, Column};
+use super::plan::{field_name_json, physical_fields, Plan};
+use super::slab::{KeyValueSlabs, Slab};
+use super::write::{write_field, ValueError, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
-use crate::plan::{field_name_json, physical_fields, Plan};
-use crate::slab::{KeyValueSlabs, Slab};
-use crate::spec::{SideSpec, SinkSpec};
-use crate::write::{write_field, ValueError, WriteContext, WriteResult};
-
-/// Flink's RowKind, as carried in an optional `Int8` array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowKind {
-    Insert = 0,
-    UpdateBefore = 1,
-    UpdateAfter = 2,
-    Delete = 3,
-}
-
-impl RowKind {
-    pub fn from_byte(b: i8) -> Option<RowKind> {
-        match b {
-            0 => Some(RowKind::Insert),
-            1 => Some(RowKind::UpdateBefore),
-            2 => Some(RowKind::UpdateAfter),
-            3 => Some(RowKind::Delete),
-            _ => None,
-        }
-    }
-
-    /// upsert-kafka turns these into tombstones.
-    pub fn is_retraction(self) -> bool {
-        matches!(self, RowKind::UpdateBefore | RowKind::Delete)
-    }
-}
+use crate::spec::{Envelope, SideSpec, SinkSpec};
+use crate::types::RowKind;
 
 /// Writes the JSON object of one row for each side of the record. The dynamic encoder walks
 /// its plan ([`DynamicRows`]); a generated encoder has one specialized function per side.

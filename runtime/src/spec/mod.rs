@@ -7,6 +7,15 @@ use std::fmt::Write;
 use crate::options::JsonOptions;
 use crate::types::DataType;
 
+mod build;
+mod envelope;
+mod fingerprint;
+mod table_options;
+mod writable;
+
+pub use envelope::{Envelope, Wrap};
+pub use fingerprint::{canonical_spec, spec_fingerprint};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Connector {
     /// `'connector' = 'kafka'`: every row is encoded; row kinds are ignored by `json`.
@@ -78,13 +87,13 @@ impl SinkSpec {
     /// Builds and validates the spec from a `CREATE TABLE` DDL with Flink's rules and messages.
     /// Errors carry the line and column of the offending token, option key or column.
     pub fn from_ddl(ddl: &str) -> crate::Result<SinkSpec> {
-        let table = crate::ddl::parse_create_table(ddl)?;
-        crate::spec_build::spec_from_table(&table)
+        let table = crate::sql::parse_create_table(ddl)?;
+        build::spec_from_table(&table)
     }
 
     /// Builds and validates the spec from parts (the JNI open call).
     pub fn from_parts(parts: &SinkParts) -> crate::Result<SinkSpec> {
-        crate::spec_build::spec_from_parts(parts)
+        build::spec_from_parts(parts)
     }
 
     pub fn is_upsert(&self) -> bool {
@@ -95,7 +104,7 @@ impl SinkSpec {
     pub fn describe(&self) -> String {
         let mut out = String::new();
         let name = if self.table_name.is_empty() { "(from parts)" } else { &self.table_name };
-        let connector = crate::spec_options::connector_identifier(self.connector);
+        let connector = table_options::connector_identifier(self.connector);
         let _ = writeln!(out, "table: {name}");
         let _ = writeln!(out, "connector: {connector} (upsert: {})", self.is_upsert());
         let _ = writeln!(out, "columns:");

@@ -9,8 +9,8 @@
 //! takes the Flink version and float spelling at run time, so one encoder per schema serves all.
 use std::fmt::Write;
 
+use super::{SideSpec, SinkSpec};
 use crate::options::JsonOptions;
-use crate::spec::{SideSpec, SinkSpec};
 
 /// Bumped whenever the canonical text or what generated code assumes changes meaning.
 const CANONICAL_VERSION: u32 = 1;
@@ -18,7 +18,7 @@ const CANONICAL_VERSION: u32 = 1;
 /// One line per fact, names and strings in Rust debug quoting so that no name can forge a line.
 pub fn canonical_spec(spec: &SinkSpec) -> String {
     let mut text = String::new();
-    let connector = crate::spec_options::connector_identifier(spec.connector);
+    let connector = super::table_options::connector_identifier(spec.connector);
     let _ = writeln!(text, "kjson-spec {CANONICAL_VERSION}");
     let _ = writeln!(text, "connector {connector}");
     for (index, column) in spec.columns.iter().enumerate() {

@@ -4,10 +4,10 @@
 //! throws; where Flink wraps a root cause, the wrapper's sentence and the root cause are joined.
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ddl::CreateTable;
+use super::Connector;
 use crate::error::{KjsonError, Position, Result};
 use crate::options::{JsonOptions, MapNullKeyMode, TimestampFormat};
-use crate::spec::Connector;
+use crate::sql::CreateTable;
 
 /// One option value with the position of its key in the DDL (none for JNI parts).
 #[derive(Debug, Clone)]

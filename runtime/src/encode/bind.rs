@@ -11,9 +11,9 @@ use arrow::datatypes::{
     Int32Type, Int64Type, Int8Type, IntervalDayTimeType, IntervalUnit, IntervalYearMonthType, TimeUnit,
 };
 
+use super::plan::{unit_to_millis, PlanNode, RowFieldPlan};
 use crate::error::{KjsonError, Result};
 use crate::format::escape;
-use crate::plan::{unit_to_millis, PlanNode, RowFieldPlan};
 
 static STRING_NODE: PlanNode = PlanNode::String;
 

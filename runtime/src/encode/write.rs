@@ -1,12 +1,12 @@
 //! Writing bound values as JSON, one value at a time (the dynamic encoder's row loop).
 use std::borrow::Cow;
 
-use crate::bind::{ByteValues, Column, Offsets};
+use super::bind::{ByteValues, Column, Offsets};
+use super::plan::field_name_json;
+use super::write_merge::write_repeated_value;
 use crate::float;
 use crate::format::{self, base64, decimal, escape, temporal};
 use crate::options::{Compatibility, JsonOptions, MapNullKeyMode};
-use crate::plan::field_name_json;
-use crate::write_merge::write_repeated_value;
 
 /// How one side (key or value) writes: its options, resolved once.
 pub struct WriteContext {

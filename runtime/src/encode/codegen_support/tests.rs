@@ -7,7 +7,7 @@ use arrow::array::{ArrayRef, Float64Array, Int32Array, Int8Array, RecordBatch, S
 use arrow::datatypes::{Field, Schema};
 
 use super::*;
-use crate::encoder::RowKind;
+use crate::types::RowKind;
 
 /// Rows of `(id INT NOT NULL, name STRING, amt DOUBLE)`; `SKIP_NULLS` as with
 /// `encode.ignore-null-fields`.

@@ -1,6 +1,6 @@
 //! Changelog envelopes of the CDC JSON formats: the row object is wrapped in constant bytes
 //! chosen by the row kind (see §7 of the format reference).
-use crate::encoder::RowKind;
+use crate::types::RowKind;
 
 /// Bytes written before and after the row object.
 #[derive(Debug, Clone, PartialEq, Eq)]

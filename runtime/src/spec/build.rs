@@ -2,15 +2,14 @@
 //! schema (duplicate columns, watermark, primary key), connector, key and value formats,
 //! option reads and left-over options, primary key rules, key and value projections, and last
 //! the JSON encoder's type checks (which Flink runs when it creates the encoders).
-use crate::ddl::{ColumnKind, CreateTable, PrimaryKey};
-use crate::error::{KjsonError, Position, Result};
-use crate::spec::{Column, Connector, IgnoredColumn, SideSpec, SinkParts, SinkSpec};
-use crate::spec_options::{
+use super::table_options::{
     check_unsupported_options, connector_identifier, connector_option_keys, discover_connector, discover_format,
     key_fields, value_fields_include, ResolvedFormat, TableOptions, ValueFieldsInclude,
 };
-use crate::spec_validate::check_writable;
-use crate::type_parser::parse_type;
+use super::writable::check_writable;
+use super::{Column, Connector, IgnoredColumn, SideSpec, SinkParts, SinkSpec};
+use crate::error::{KjsonError, Position, Result};
+use crate::sql::{parse_type, ColumnKind, CreateTable, PrimaryKey};
 
 const REQUIRES_KEY_FIELDS: &str =
     "A key format 'key.format' requires the declaration of one or more of key fields using 'key.fields'.";
