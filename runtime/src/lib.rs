@@ -23,5 +23,5 @@ pub use encode::codegen_support;
 pub use encode::{validate_batch, BatchEncoder, DynamicEncoder, KeyValueSlabs, Slab};
 pub use error::{KjsonError, Position, Result};
 pub use options::{Compatibility, FlinkVersion, FloatSpelling, JsonOptions, MapNullKeyMode, TimestampFormat};
-pub use spec::{canonical_spec, spec_fingerprint, Column, Connector, SideSpec, SinkParts, SinkSpec};
+pub use spec::{canonical_spec, spec_fingerprint, Column, Connector, Format, SideSpec, SinkParts, SinkSpec};
 pub use types::{DataType, IntervalKind, LogicalType, RowField, RowKind};

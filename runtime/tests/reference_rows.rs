@@ -1,5 +1,5 @@
-//! Rows whose Flink output is recorded in shared/reference/flink-json-format.md (§2, §3.10-3.12,
-//! §4), each produced there by running the real Flink 2.3.0 serializer.
+//! Rows whose expected bytes were produced by running the real Flink 2.3.0 JSON serializer:
+//! field-name escaping, nested values, and null handling.
 use std::sync::Arc;
 
 use arrow::array::{
@@ -37,7 +37,7 @@ fn spec(columns: Vec<(&str, DataType)>, options: JsonOptions) -> SinkSpec {
         value: SideSpec {
             projection: (0..n).collect(),
             field_names: columns.iter().map(|(n, _)| n.to_string()).collect(),
-            format: "json".into(),
+            format: kjson_runtime::Format::Json,
             options,
         },
     }
@@ -55,7 +55,7 @@ fn xy_struct(x: Vec<Option<i32>>, y: Vec<Option<&str>>, nulls: Option<Vec<bool>>
     StructArray::new(fields, columns, nulls.map(Into::into))
 }
 
-/// §4: a=1, b=null, r=(null,null), arr=[null], m={k:null}; and a=null, b="v", r=(5,null), arr=null, m=null.
+/// Nulls: a=1, b=null, r=(null,null), arr=[null], m={k:null}; and a=null, b="v", r=(5,null), arr=null, m=null.
 fn null_rows() -> (Vec<(&'static str, DataType)>, RecordBatch) {
     let arr_type = DataType::new(LogicalType::Array(Box::new(int())));
     let map_type = DataType::new(LogicalType::Map { key: Box::new(string()), value: Box::new(int()) });

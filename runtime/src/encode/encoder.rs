@@ -44,7 +44,7 @@ impl SidePlan {
             .zip(&side.field_names)
             .map(|(&col, name)| (col, field_name_json(name), name.clone()))
             .collect();
-        let envelope = Envelope::for_format(&side.format, side.options.ignore_null_fields);
+        let envelope = side.format.envelope(side.options.ignore_null_fields);
         SidePlan { fields, ctx: WriteContext::new(side.options.clone(), compatibility), envelope, label }
     }
 
@@ -82,21 +82,19 @@ impl SidePlan {
     }
 }
 
+const NULL_MAP_KEY: &str = "JSON format doesn't support to serialize map data with null keys. You can drop null key \
+    entries or encode null in literals by specifying map-null-key.mode option.";
+
 /// The error of a failed row: Flink's message, with the path of ROW fields that led to it.
 #[cold]
-pub fn row_error(label: &str, error: ValueError, row: usize) -> KjsonError {
-    let (path, message) = match error {
-        ValueError::NullMapKey { path } => (
-            path,
-            "JSON format doesn't support to serialize map data with null keys. You can drop null key entries or encode null in literals by specifying map-null-key.mode option.".to_string(),
-        ),
-        ValueError::OutOfRange { path, what } => (path, what),
+fn row_error(label: &str, error: ValueError, row: usize) -> KjsonError {
+    let at = |path: &[String]| {
+        let fields: Vec<&str> = path.iter().rev().map(String::as_str).collect();
+        format!("{label} of row {row}, field `{}`", fields.join("."))
     };
-    let fields: Vec<&str> = path.iter().rev().map(String::as_str).collect();
-    let message = format!("{label} of row {row}, field `{}`: {message}", fields.join("."));
-    match message.contains("map-null-key.mode") {
-        true => KjsonError::MapNullKey { message },
-        false => KjsonError::schema(message),
+    match error {
+        ValueError::NullMapKey { path } => KjsonError::MapNullKey { message: format!("{}: {NULL_MAP_KEY}", at(&path)) },
+        ValueError::OutOfRange { path, what } => KjsonError::schema(format!("{}: {what}", at(&path))),
     }
 }
 

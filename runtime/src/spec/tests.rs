@@ -19,7 +19,7 @@ fn json_side(projection: Vec<usize>, names: &[&str]) -> SideSpec {
     SideSpec {
         projection,
         field_names: names.iter().map(|name| name.to_string()).collect(),
-        format: "json".to_string(),
+        format: Format::Json,
         options: JsonOptions::default(),
     }
 }
@@ -141,8 +141,8 @@ fn kafka_json_sink_without_key_writes_all_physical_columns() {
     assert_eq!(spec.key, None);
     assert_eq!(spec.columns, vec![column("auction", bigint()), column("extra", string())]);
     assert_eq!(spec.value, json_side(vec![0, 1], &["auction", "extra"]));
-    let ignored: Vec<(&str, &str)> = spec.ignored_columns.iter().map(|c| (c.name.as_str(), c.kind.as_str())).collect();
-    assert_eq!(ignored, vec![("ts", "metadata"), ("c", "computed")]);
+    let ignored: Vec<(&str, IgnoredKind)> = spec.ignored_columns.iter().map(|c| (c.name.as_str(), c.kind)).collect();
+    assert_eq!(ignored, vec![("ts", IgnoredKind::Metadata), ("c", IgnoredKind::Computed)]);
 }
 
 #[test]
@@ -561,7 +561,7 @@ fn cdc_value_formats_read_json_options_under_their_own_prefix() {
              'value.{format}.ignore-parse-errors' = 'false'"
         );
         let spec = SinkSpec::from_ddl(&ddl("a INT, b STRING", &options)).unwrap();
-        assert_eq!(spec.value.format, format);
+        assert_eq!(spec.value.format.name(), format);
         let expected = JsonOptions {
             timestamp_format: TimestampFormat::Iso8601,
             map_null_key_mode: MapNullKeyMode::Literal,
@@ -571,11 +571,11 @@ fn cdc_value_formats_read_json_options_under_their_own_prefix() {
         };
         assert_eq!(spec.value.options, expected, "{format}");
         let key = spec.key.unwrap();
-        assert_eq!((key.format.as_str(), key.options.ignore_null_fields), ("json", true));
+        assert_eq!((key.format.name(), key.options.ignore_null_fields), ("json", true));
         // The 'format' spelling puts the options under '<format>.'.
         let options = format!("'connector' = 'kafka', 'format' = '{format}', '{format}.map-null-key.mode' = 'DROP'");
         let spec = SinkSpec::from_ddl(&ddl("a INT", &options)).unwrap();
-        assert_eq!((spec.value.format.as_str(), spec.value.options.map_null_key_mode), (format, MapNullKeyMode::Drop));
+        assert_eq!((spec.value.format.name(), spec.value.options.map_null_key_mode), (format, MapNullKeyMode::Drop));
     }
 }
 
@@ -688,8 +688,8 @@ fn from_parts_takes_cdc_formats_by_name() {
     input.value_options.insert("format".to_string(), "maxwell-json".to_string());
     input.value_options.insert("encode.ignore-null-fields".to_string(), "true".to_string());
     let spec = SinkSpec::from_parts(&input).unwrap();
-    assert_eq!((spec.value.format.as_str(), spec.value.options.ignore_null_fields), ("maxwell-json", true));
-    assert_eq!(spec.key.as_ref().map(|key| key.format.as_str()), Some("json"));
+    assert_eq!((spec.value.format.name(), spec.value.options.ignore_null_fields), ("maxwell-json", true));
+    assert_eq!(spec.key.as_ref().map(|key| key.format.name()), Some("json"));
     let message = |input: &SinkParts| SinkSpec::from_parts(input).unwrap_err().message().to_string();
     input.value_options.insert("schema-include".to_string(), "false".to_string());
     assert!(message(&input).contains("\n\nvalue.maxwell-json.schema-include\n\n"), "{}", message(&input));
