@@ -2,9 +2,10 @@
 //! schema (duplicate columns, watermark, primary key), connector, key and value formats,
 //! option reads and left-over options, primary key rules, key and value projections, and last
 //! the JSON encoder's type checks (which Flink runs when it creates the encoders).
+use super::connector::discover_connector;
 use super::table_options::{
-    check_unsupported_options, connector_option_keys, discover_connector, discover_format, key_fields,
-    value_fields_include, ResolvedFormat, TableOptions, ValueFieldsInclude,
+    check_unsupported_options, connector_option_keys, discover_format, key_fields, value_fields_include,
+    ResolvedFormat, TableOptions, ValueFieldsInclude,
 };
 use super::writable::check_writable;
 use super::{Column, Connector, IgnoredColumn, IgnoredKind, SideSpec, SinkParts, SinkSpec};
@@ -67,13 +68,16 @@ impl SinkSpec {
 fn spec_from_table(table: &CreateTable) -> Result<SinkSpec> {
     let schema = resolve_schema(table)?;
     let options = TableOptions::from_ddl(table);
-    let connector = discover_connector(&options)?;
+    let factory = discover_connector(&options)?;
+    let connector = factory.connector;
     let formats = discover_formats(&options, connector)?;
     let include = value_fields_include(&options)?;
     let fields = if connector == Connector::Kafka { key_fields(&options)? } else { None };
     let used: Vec<&ResolvedFormat> = formats.key.iter().chain([&formats.value]).collect();
-    let base_keys = connector_option_keys(connector);
-    check_unsupported_options(&options, connector.identifier(), &base_keys, &used)?;
+    let mut base_keys = connector_option_keys(connector);
+    base_keys.extend(factory.own_option_keys());
+    check_unsupported_options(&options, factory.identifier(), &base_keys, &used)?;
+    factory.check_own_options(&options)?;
     let layout = match connector {
         Connector::Kafka => kafka_layout(&schema, &options, table, &formats, fields, include)?,
         Connector::UpsertKafka => upsert_layout(&schema, &options, &formats, include)?,

@@ -10,6 +10,7 @@ use crate::options::JsonOptions;
 use crate::types::DataType;
 
 mod build;
+mod connector;
 mod envelope;
 mod fingerprint;
 mod format;

@@ -72,20 +72,6 @@ pub(crate) fn escape_single_quotes(text: &str) -> String {
     text.replace('\'', "''")
 }
 
-/// The `connector` option, as Flink's factory discovery reads it (exact, case-sensitive).
-pub(crate) fn discover_connector(options: &TableOptions) -> Result<Connector> {
-    match options.get("connector") {
-        None => Err(options
-            .error_missing("Table options do not contain an option key 'connector' for discovering a connector.")),
-        Some("kafka") => Ok(Connector::Kafka),
-        Some("upsert-kafka") => Ok(Connector::UpsertKafka),
-        Some(other) => Err(options.error_at(
-            "connector",
-            format!("Cannot discover a connector using option: 'connector'='{}'", escape_single_quotes(other)),
-        )),
-    }
-}
-
 /// A format found on one side of the record, with its options resolved.
 #[derive(Debug)]
 pub(crate) struct ResolvedFormat {
