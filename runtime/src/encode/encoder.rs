@@ -1,6 +1,6 @@
 //! The dynamic (runtime) encoder: a task-local handle that encodes whole batches into key and
 //! value slabs.
-use arrow::array::{Array, ArrayRef, Int8Array, RecordBatch};
+use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 
 use super::bind::{bind, undictionary, Column};
 use super::plan::{field_name_json, physical_fields, Plan};

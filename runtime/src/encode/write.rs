@@ -143,8 +143,8 @@ fn write_time(ctx: &WriteContext, out: &mut Vec<u8>, millis: i64) -> WriteResult
 
 /// Flink's `TimestampData`: epoch milliseconds and nanoseconds within the millisecond.
 #[inline]
-pub fn timestamp_parts(v: i64, unit: arrow::datatypes::TimeUnit) -> (i64, u32) {
-    use arrow::datatypes::TimeUnit;
+pub fn timestamp_parts(v: i64, unit: arrow_schema::TimeUnit) -> (i64, u32) {
+    use arrow_schema::TimeUnit;
     match unit {
         TimeUnit::Second => (v.wrapping_mul(1000), 0),
         TimeUnit::Millisecond => (v, 0),

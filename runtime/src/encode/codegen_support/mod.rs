@@ -6,7 +6,7 @@
 //! dictionary unpacking, row kinds, envelopes, upsert tombstones and slabs (`encoder.rs`).
 use std::marker::PhantomData;
 
-use arrow::array::{Int8Array, RecordBatch};
+use arrow_array::{Int8Array, RecordBatch};
 
 use super::encoder::{BatchEncoder, DynamicEncoder, RowBinder};
 use super::slab::KeyValueSlabs;

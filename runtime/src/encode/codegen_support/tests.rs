@@ -3,8 +3,8 @@
 //! with nulls in a NOT NULL column. (Generated code itself is tested in the root crate.)
 use std::sync::Arc;
 
-use arrow::array::{ArrayRef, Float64Array, Int32Array, Int8Array, RecordBatch, StringArray};
-use arrow::datatypes::{Field, Schema};
+use arrow_array::{ArrayRef, Float64Array, Int32Array, Int8Array, RecordBatch, StringArray};
+use arrow_schema::{Field, Schema};
 
 use super::*;
 use crate::spec::Format;
