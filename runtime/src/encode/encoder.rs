@@ -245,11 +245,6 @@ impl DynamicEncoder {
     pub fn compatibility(&self) -> Compatibility {
         self.compatibility
     }
-
-    /// The plan built from the first batch, if any.
-    pub fn plan(&self) -> Option<&Plan> {
-        self.plan.as_ref()
-    }
 }
 
 impl BatchEncoder for DynamicEncoder {

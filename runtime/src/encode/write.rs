@@ -28,6 +28,7 @@ impl WriteContext {
 /// A data-dependent failure inside a row. `path` collects the enclosing ROW field names,
 /// innermost first, as Flink's "Fail to serialize at field" wrappers do.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ValueError {
     NullMapKey { path: Vec<String> },
     OutOfRange { what: String, path: Vec<String> },

@@ -1,7 +1,7 @@
 //! The formats kjson writes: `json` and the four CDC formats, which share json's encoder and
 //! options (under their own prefix) and wrap the row object in an envelope chosen by the row
-//! kind ([`Format::envelope`], in `envelope.rs`). What Flink's format factories accept is each
-//! format's [`FormatDescriptor`].
+//! kind ([`Format::envelope`], defined beside the bytes in `envelope.rs`). What Flink's format
+//! factories accept is each format's [`FormatDescriptor`].
 use std::fmt;
 
 /// A value (or key) format, named as in `'format' = '...'`.
