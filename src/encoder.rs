@@ -10,9 +10,7 @@ use std::fmt;
 
 use arrow_array::{Int8Array, RecordBatch};
 use arrow_schema::{DataType as ArrowType, Schema};
-use kjson_runtime::encoder::BatchEncoder;
-use kjson_runtime::fingerprint::spec_fingerprint;
-use kjson_runtime::{Compatibility, DynamicEncoder, KeyValueSlabs, Result, SinkSpec};
+use kjson_runtime::{spec_fingerprint, BatchEncoder, Compatibility, DynamicEncoder, KeyValueSlabs, Result, SinkSpec};
 
 use crate::registry::{self, GeneratedEntry};
 

@@ -43,4 +43,4 @@ pub use kjson_runtime as runtime;
 mod encoder;
 mod registry;
 
-pub use encoder::{Encoder, EncoderKind};
+pub use encoder::{Encoder, EncoderKind, PLANS_KEPT};

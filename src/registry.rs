@@ -1,10 +1,8 @@
 //! The encoder registry: the generated encoders compiled into this build (from `schemas/` and
 //! `$KJSON_SCHEMAS_DIR`, see `build.rs`), keyed by the fingerprint of their normalized spec.
 //! [`crate::Encoder::open`] looks a spec up here and falls back to the dynamic encoder.
-use kjson_runtime::encoder::BatchEncoder;
-use kjson_runtime::fingerprint::{canonical_spec, spec_fingerprint};
-use kjson_runtime::generated::{GeneratedEncoder, GeneratedSchema};
-use kjson_runtime::{Compatibility, Result, SinkSpec};
+use kjson_runtime::codegen_support::{GeneratedEncoder, GeneratedSchema};
+use kjson_runtime::{canonical_spec, spec_fingerprint, BatchEncoder, Compatibility, Result, SinkSpec};
 
 /// Opens a generated encoder for a spec that matches it.
 type OpenFn = fn(SinkSpec, Compatibility) -> Result<Box<dyn BatchEncoder>>;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use arrow_array::*;
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
-use kjson::runtime::generated::GeneratedEncoder;
+use kjson::runtime::codegen_support::GeneratedEncoder;
 use kjson::runtime::{Compatibility, DynamicEncoder, FlinkVersion, FloatSpelling, KeyValueSlabs, SinkParts, SinkSpec};
 use kjson::{Encoder, EncoderKind};
 use proptest::prelude::*;

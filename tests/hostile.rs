@@ -14,8 +14,7 @@ use arrow_buffer::{Buffer, OffsetBuffer};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType, Field, Fields, Schema};
 use kjson::Encoder;
-use kjson_runtime::validate::validate_batch;
-use kjson_runtime::{Compatibility, KjsonError, SinkSpec, Slab};
+use kjson_runtime::{validate_batch, Compatibility, KjsonError, SinkSpec, Slab};
 
 const WITH: &str =
     "'connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json'";

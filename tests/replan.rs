@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use arrow_array::types::{Int32Type, Int8Type};
+use arrow_array::builder::*;
 use arrow_array::*;
 use arrow_schema::{DataType as ArrowType, Field, Schema};
-use kjson::encoder::PLANS_KEPT;
+use kjson::PLANS_KEPT;
 use kjson::runtime::{Compatibility, KeyValueSlabs, SinkSpec, Slab};
 use kjson::Encoder;
 

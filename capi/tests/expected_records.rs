@@ -6,7 +6,8 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, DictionaryArray, Int64Array, Int8Array, RecordBatch, StringArray};
-use arrow_schema::{Field, Int32Type, Schema};
+use arrow_array::types::Int32Type;
+use arrow_schema::{Field, Schema};
 use kjson::runtime::{Compatibility, SinkSpec, Slab};
 use kjson::Encoder;
 

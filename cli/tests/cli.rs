@@ -1,6 +1,5 @@
 //! `kjson encode` / `kjson inspect` behaviour as a user sees it: files, exit codes, messages.
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
 use arrow_array::{Array, ArrayRef, Int32Array, Int64Array, Int8Array, RecordBatch, StringArray, StructArray};
@@ -206,4 +205,61 @@ fn no_progress_line_when_stderr_is_not_a_terminal() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(!stderr.contains("rows/s") && !stderr.contains('\r'), "{stderr:?}");
     assert!(String::from_utf8(out.stdout).unwrap().contains("nexmark q0: 4000000 rows"));
+}
+
+/// kjson's own connectors (issue 11): the DDL written for `kjson-upsert-kafka`, `kjson.*`
+/// options included, inspects, encodes and generates exactly as the same DDL with `upsert-kafka`.
+#[test]
+fn kjson_connector_ddls_work_as_the_stock_ones() {
+    let kjson_ddl = UPSERT_DDL.replace("'upsert-kafka'", "'kjson-upsert-kafka'").replace(
+        "'topic' = 't',",
+        "'topic' = 't',\n  'kjson.batch-rows' = '1024',\n  'kjson.batch-interval' = '200 ms',\n  \
+         'kjson.arrow-memory-limit' = '64 mb',",
+    );
+    let mut outputs = Vec::new();
+    for (name, ddl) in [("stock", UPSERT_DDL.to_string()), ("kjson", kjson_ddl)] {
+        let dir = temp_dir(&format!("connector-{name}"));
+        let input = dir.join("in.arrow");
+        write_file(&input, &[upsert_batch()]);
+        let out = run_encode(&dir, &ddl, &input, &["--row-kind-column", "__row_kind"]);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let ddl_path = dir.join("sink.sql");
+        let inspect = kjson().arg("inspect").arg("--ddl").arg(&ddl_path).output().unwrap();
+        assert!(inspect.status.success(), "{name}: {}", String::from_utf8_lossy(&inspect.stderr));
+        let codegen = kjson().arg("codegen").arg("--ddl").arg(&ddl_path).output().unwrap();
+        assert!(codegen.status.success(), "{name}: {}", String::from_utf8_lossy(&codegen.stderr));
+        let code = String::from_utf8(codegen.stdout).unwrap().replace(&ddl_path.display().to_string(), "sink.sql");
+        let keys = std::fs::read(dir.join("keys")).unwrap();
+        let values = std::fs::read(dir.join("values")).unwrap();
+        outputs.push((keys, values, String::from_utf8(inspect.stdout).unwrap(), code));
+    }
+    let (stock, kjson) = (&outputs[0], &outputs[1]);
+    assert_eq!(kjson.0, stock.0, "keys");
+    assert_eq!(kjson.1, stock.1, "values");
+    assert_eq!(read_lines(&stock.1), ["{\"id\":1,\"name\":\"a\"}", "", "{\"id\":3,\"name\":\"c\\\"d\"}", ""]);
+    assert_eq!(kjson.2, stock.2, "inspect");
+    assert_eq!(kjson.3, stock.3, "codegen");
+}
+
+/// A bad `kjson.*` value or an unknown `kjson.*` key fails with a message naming it.
+#[test]
+fn kjson_connector_options_are_checked_by_the_tools() {
+    let dir = temp_dir("connector-bad");
+    let ddl_path = dir.join("sink.sql");
+    let kjson_ddl = UPSERT_DDL.replace("'upsert-kafka'", "'kjson-upsert-kafka'");
+    for (option, expected) in [
+        ("'kjson.batch-interval' = 'soon'", "Option 'kjson.batch-interval' of 'kjson-upsert-kafka' must be"),
+        ("'kjson.batch-size' = '10'", "Unsupported options found for 'kjson-upsert-kafka'."),
+    ] {
+        std::fs::write(&ddl_path, kjson_ddl.replace("'topic' = 't',", &format!("'topic' = 't', {option},"))).unwrap();
+        let out = kjson().arg("inspect").arg("--ddl").arg(&ddl_path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{option}");
+        assert!(stderr.contains(expected), "{stderr}");
+        assert!(stderr.contains("sink.sql:7:"), "the position of the option: {stderr}");
+    }
+}
+
+fn read_lines(bytes: &[u8]) -> Vec<&str> {
+    std::str::from_utf8(bytes).unwrap().lines().collect()
 }

@@ -281,7 +281,7 @@ pub fn schema_tokens(spec: &SinkSpec, fingerprint: u64, canonical: &str) -> Resu
     let schema_doc = format!(" The generated encoder of sink table `{table}`.");
     let rows_doc = " One batch's typed columns.".to_string();
     Ok(quote! {
-        use ::kjson_runtime::generated::{self as rt, ByteSink as _};
+        use ::kjson_runtime::codegen_support::{self as rt, ByteSink as _};
 
         #[doc = #schema_doc]
         pub struct #schema;

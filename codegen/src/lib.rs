@@ -2,13 +2,13 @@
 //!
 //! Pipeline: spec -> tokens (`emit`) -> `syn::parse2` -> `prettyplease::unparse`, with a
 //! `@generated` header naming the schema file, the spec fingerprint and the canonical spec text.
-//! The generated code implements `kjson_runtime::generated::GeneratedSchema` and holds only what
+//! The generated code implements `kjson_runtime::codegen_support::GeneratedSchema` and holds only what
 //! is specific to its schema; the runtime does the rest.
 //!
 //! Compatibility choice: the Flink version and the JVM float spelling are run-time parameters of
 //! the generated code (it reads them from the `WriteContext`), so one encoder per schema serves
 //! all three Flink versions and both spellings, and the fingerprint covers the spec alone
-//! (`kjson_runtime::fingerprint`).
+//! (`kjson_runtime::spec::spec_fingerprint`).
 use kjson_runtime::{canonical_spec, spec_fingerprint, KjsonError, SinkSpec};
 
 mod emit;

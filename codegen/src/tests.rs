@@ -108,3 +108,18 @@ fn schema_dirs_compile_write_once_and_name_bad_files() {
     let _ = std::fs::remove_dir_all(&schemas);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Build-time compilation takes the DDL written for kjson's connector: the same encoder as for
+/// the stock connector, `kjson.*` options and all.
+#[test]
+fn kjson_connector_ddls_generate_the_stock_encoder() {
+    let kjson = DDL.replace("'upsert-kafka'", "'kjson-upsert-kafka'").replace(
+        "'value.format' = 'json'",
+        "'value.format' = 'json', 'kjson.batch-rows' = '64', 'kjson.arrow-memory-limit' = '1 gb'",
+    );
+    assert_ne!(kjson, DDL);
+    let stock = generate_for_ddl(DDL, "sink.sql").unwrap();
+    let generated = generate_for_ddl(&kjson, "sink.sql").unwrap();
+    assert_eq!(generated.code, stock.code);
+    assert_eq!(generated.fingerprint, stock.fingerprint);
+}

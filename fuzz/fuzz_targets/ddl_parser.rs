@@ -2,7 +2,7 @@
 //! of the parser carries a position inside the input. Errors of the spec builder (options,
 //! types) carry one whenever they have one at all, which must be inside the input too.
 #![no_main]
-use kjson_runtime::ddl::parse_create_table;
+use kjson_runtime::sql::parse_create_table;
 use kjson_runtime::SinkSpec;
 use libfuzzer_sys::fuzz_target;
 

@@ -2,7 +2,7 @@
 //! error carries a position inside the input, and every parsed type prints back to a string that
 //! parses to the same type.
 #![no_main]
-use kjson_runtime::type_parser::parse_type;
+use kjson_runtime::sql::parse_type;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -215,6 +215,7 @@ fn map_value(entries: &StructArray, key: StrLayout, value_shape: &Shape, options
             (true, MapNullKeyMode::Fail) => return Err(MustFail),
             (true, MapNullKeyMode::Drop) => continue,
             (true, MapNullKeyMode::Literal) => options.literal.clone(),
+            (true, mode) => unimplemented!("no expectation for map-null-key.mode {mode:?}"),
         };
         let v = value(values, value_shape, j, options)?;
         match members.iter_mut().find(|(k, _)| *k == name) {

@@ -129,7 +129,7 @@ mod tests {
             value: SideSpec {
                 projection: vec![0],
                 field_names: vec!["a".into()],
-                format: "json".into(),
+                format: kjson_runtime::Format::Json,
                 options: JsonOptions::default(),
             },
         };

@@ -18,6 +18,7 @@ impl fmt::Display for Position {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum KjsonError {
     /// The DDL or a type string could not be parsed.
     Parse { message: String, position: Option<Position> },

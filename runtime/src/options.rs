@@ -2,6 +2,7 @@
 use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum TimestampFormat {
     #[default]
     Sql,
@@ -9,6 +10,7 @@ pub enum TimestampFormat {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum MapNullKeyMode {
     #[default]
     Fail,
@@ -61,6 +63,7 @@ impl Default for JsonOptions {
 
 /// The Flink release whose bytes are reproduced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[non_exhaustive]
 pub enum FlinkVersion {
     V1_20,
     V2_2,
@@ -99,6 +102,7 @@ impl fmt::Display for FlinkVersion {
 
 /// How the JVM running Flink spells `float` and `double`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum FloatSpelling {
     /// JDK 18 and earlier: the legacy `FloatingDecimal` digits.
     #[default]

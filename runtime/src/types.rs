@@ -149,3 +149,29 @@ impl fmt::Display for LogicalType {
         }
     }
 }
+
+/// Flink's RowKind, as carried in an optional `Int8` array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowKind {
+    Insert = 0,
+    UpdateBefore = 1,
+    UpdateAfter = 2,
+    Delete = 3,
+}
+
+impl RowKind {
+    pub fn from_byte(b: i8) -> Option<RowKind> {
+        match b {
+            0 => Some(RowKind::Insert),
+            1 => Some(RowKind::UpdateBefore),
+            2 => Some(RowKind::UpdateAfter),
+            3 => Some(RowKind::Delete),
+            _ => None,
+        }
+    }
+
+    /// upsert-kafka turns these into tombstones.
+    pub fn is_retraction(self) -> bool {
+        matches!(self, RowKind::UpdateBefore | RowKind::Delete)
+    }
+}

@@ -2,11 +2,12 @@
 //! the same bytes as the plain string arrays they stand for (sliced batches and null keys too).
 use std::sync::Arc;
 
-use arrow::array::{
+use arrow_array::types::{Int16Type, Int8Type};
+use arrow_array::{
     Array, ArrayRef, DictionaryArray, Int32Array, ListArray, MapArray, RecordBatch, StringArray, StructArray,
 };
-use arrow::buffer::OffsetBuffer;
-use arrow::datatypes::{DataType as ArrowType, Field, Fields, Int16Type, Int8Type, Schema};
+use arrow_buffer::OffsetBuffer;
+use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 use kjson_runtime::{Compatibility, DynamicEncoder, SinkSpec};
 
 const DDL: &str = "CREATE TABLE t (s STRING, a ARRAY<STRING>, r ROW<x INT, y STRING>, m MAP<STRING, STRING>) \

@@ -1,12 +1,10 @@
-//! Rows whose Flink output is recorded in shared/reference/flink-json-format.md (§2, §3.10-3.12,
-//! §4), each produced there by running the real Flink 2.3.0 serializer.
+//! Rows whose expected bytes were produced by running the real Flink 2.3.0 JSON serializer:
+//! field-name escaping, nested values, and null handling.
 use std::sync::Arc;
 
-use arrow::array::{
-    Array, ArrayRef, Int32Array, Int32Builder, ListBuilder, MapBuilder, RecordBatch, StringArray, StringBuilder,
-    StructArray,
-};
-use arrow::datatypes::{DataType as ArrowType, Field, Fields, Schema};
+use arrow_array::builder::{Int32Builder, ListBuilder, MapBuilder, StringBuilder};
+use arrow_array::{Array, ArrayRef, Int32Array, RecordBatch, StringArray, StructArray};
+use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 use kjson_runtime::{
     Column, Compatibility, Connector, DataType, DynamicEncoder, JsonOptions, LogicalType, MapNullKeyMode, RowField,
     SideSpec, SinkSpec,
@@ -37,7 +35,7 @@ fn spec(columns: Vec<(&str, DataType)>, options: JsonOptions) -> SinkSpec {
         value: SideSpec {
             projection: (0..n).collect(),
             field_names: columns.iter().map(|(n, _)| n.to_string()).collect(),
-            format: "json".into(),
+            format: kjson_runtime::Format::Json,
             options,
         },
     }
@@ -55,7 +53,7 @@ fn xy_struct(x: Vec<Option<i32>>, y: Vec<Option<&str>>, nulls: Option<Vec<bool>>
     StructArray::new(fields, columns, nulls.map(Into::into))
 }
 
-/// §4: a=1, b=null, r=(null,null), arr=[null], m={k:null}; and a=null, b="v", r=(5,null), arr=null, m=null.
+/// Nulls: a=1, b=null, r=(null,null), arr=[null], m={k:null}; and a=null, b="v", r=(5,null), arr=null, m=null.
 fn null_rows() -> (Vec<(&'static str, DataType)>, RecordBatch) {
     let arr_type = DataType::new(LogicalType::Array(Box::new(int())));
     let map_type = DataType::new(LogicalType::Map { key: Box::new(string()), value: Box::new(int()) });
@@ -118,15 +116,15 @@ fn map_batch(entries: &[(Option<&str>, i32)]) -> (Vec<(&'static str, DataType)>,
 
 /// One map row carried as a List of key/value structs, the carriage for null keys that arrow-rs
 /// builds (its Map type forbids nullable keys).
-fn nullable_key_map(entries: &[(Option<&str>, i32)]) -> arrow::array::ListArray {
+fn nullable_key_map(entries: &[(Option<&str>, i32)]) -> arrow_array::ListArray {
     let fields =
         Fields::from(vec![Field::new("key", ArrowType::Utf8, true), Field::new("value", ArrowType::Int32, true)]);
     let keys: StringArray = entries.iter().map(|(k, _)| *k).collect();
     let values: Int32Array = entries.iter().map(|(_, v)| Some(*v)).collect();
     let entries_array = StructArray::new(fields.clone(), vec![Arc::new(keys), Arc::new(values)], None);
     let field = Arc::new(Field::new("entries", ArrowType::Struct(fields), false));
-    let offsets = arrow::buffer::OffsetBuffer::new(vec![0i32, entries.len() as i32].into());
-    arrow::array::ListArray::try_new(field, offsets, Arc::new(entries_array), None).unwrap()
+    let offsets = arrow_buffer::OffsetBuffer::new(vec![0i32, entries.len() as i32].into());
+    arrow_array::ListArray::try_new(field, offsets, Arc::new(entries_array), None).unwrap()
 }
 
 #[test]

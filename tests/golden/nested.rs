@@ -25,7 +25,7 @@
 //   value field 7 "note"
 //   value options timestamp=SQL map-null-key=LITERAL literal="null-key" decimal-plain=false ignore-null-fields=true
 
-use ::kjson_runtime::generated::{self as rt, ByteSink as _};
+use ::kjson_runtime::codegen_support::{self as rt, ByteSink as _};
 /// The generated encoder of sink table `nested`.
 pub struct Nested;
 impl rt::GeneratedSchema for Nested {

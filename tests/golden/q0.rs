@@ -17,7 +17,7 @@
 //   value field 4 "extra"
 //   value options timestamp=SQL map-null-key=FAIL literal="null" decimal-plain=false ignore-null-fields=false
 
-use ::kjson_runtime::generated::{self as rt, ByteSink as _};
+use ::kjson_runtime::codegen_support::{self as rt, ByteSink as _};
 /// The generated encoder of sink table `nexmark_q0`.
 pub struct NexmarkQ0;
 impl rt::GeneratedSchema for NexmarkQ0 {

@@ -26,7 +26,7 @@
 //   value field 7 "rank_number"
 //   value options timestamp=SQL map-null-key=FAIL literal="null" decimal-plain=false ignore-null-fields=false
 
-use ::kjson_runtime::generated::{self as rt, ByteSink as _};
+use ::kjson_runtime::codegen_support::{self as rt, ByteSink as _};
 /// The generated encoder of sink table `nexmark_q19`.
 pub struct NexmarkQ19;
 impl rt::GeneratedSchema for NexmarkQ19 {

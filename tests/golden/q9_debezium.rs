@@ -39,7 +39,7 @@
 //   value field 14 "bid_extra"
 //   value options timestamp=SQL map-null-key=FAIL literal="null" decimal-plain=false ignore-null-fields=false
 
-use ::kjson_runtime::generated::{self as rt, ByteSink as _};
+use ::kjson_runtime::codegen_support::{self as rt, ByteSink as _};
 /// The generated encoder of sink table `nexmark_q9_debezium`.
 pub struct NexmarkQ9Debezium;
 impl rt::GeneratedSchema for NexmarkQ9Debezium {

@@ -66,7 +66,7 @@
 //   value field 28 "ltz3"
 //   value options timestamp=ISO-8601 map-null-key=FAIL literal="null" decimal-plain=true ignore-null-fields=false
 
-use ::kjson_runtime::generated::{self as rt, ByteSink as _};
+use ::kjson_runtime::codegen_support::{self as rt, ByteSink as _};
 /// The generated encoder of sink table `wide`.
 pub struct Wide;
 impl rt::GeneratedSchema for Wide {

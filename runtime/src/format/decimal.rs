@@ -106,7 +106,7 @@ mod tests {
         String::from_utf8(out[1..].to_vec()).unwrap()
     }
 
-    /// One row of the reference's §3.3 table: (unscaled, scale, default, plain 2.x, plain 1.20).
+    /// (unscaled, scale, default, plain 2.x, plain 1.20), as Flink writes them.
     type Row = (i128, u8, &'static str, &'static str, Option<&'static str>);
 
     const TABLE: &[Row] = &[

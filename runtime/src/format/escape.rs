@@ -382,7 +382,7 @@ mod tests {
         assert_eq!(json("\u{1F600}"), b"\"\\uD83D\\uDE00\"");
         assert_eq!(json("\u{10000}"), b"\"\\uD800\\uDC00\"");
         assert_eq!(json("\u{10FFFF}"), b"\"\\uDBFF\\uDFFF\"");
-        // The field-name example of the reference, §2.
+        // A field name as Flink's Jackson escapes it.
         let mut out = Vec::new();
         escape_into(&mut out, "\u{E9}\u{1F600}");
         assert_eq!(out, b"\xC3\xA9\\uD83D\\uDE00");

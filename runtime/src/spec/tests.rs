@@ -19,7 +19,7 @@ fn json_side(projection: Vec<usize>, names: &[&str]) -> SideSpec {
     SideSpec {
         projection,
         field_names: names.iter().map(|name| name.to_string()).collect(),
-        format: "json".to_string(),
+        format: Format::Json,
         options: JsonOptions::default(),
     }
 }
@@ -141,8 +141,8 @@ fn kafka_json_sink_without_key_writes_all_physical_columns() {
     assert_eq!(spec.key, None);
     assert_eq!(spec.columns, vec![column("auction", bigint()), column("extra", string())]);
     assert_eq!(spec.value, json_side(vec![0, 1], &["auction", "extra"]));
-    let ignored: Vec<(&str, &str)> = spec.ignored_columns.iter().map(|c| (c.name.as_str(), c.kind.as_str())).collect();
-    assert_eq!(ignored, vec![("ts", "metadata"), ("c", "computed")]);
+    let ignored: Vec<(&str, IgnoredKind)> = spec.ignored_columns.iter().map(|c| (c.name.as_str(), c.kind)).collect();
+    assert_eq!(ignored, vec![("ts", IgnoredKind::Metadata), ("c", IgnoredKind::Computed)]);
 }
 
 #[test]
@@ -561,7 +561,7 @@ fn cdc_value_formats_read_json_options_under_their_own_prefix() {
              'value.{format}.ignore-parse-errors' = 'false'"
         );
         let spec = SinkSpec::from_ddl(&ddl("a INT, b STRING", &options)).unwrap();
-        assert_eq!(spec.value.format, format);
+        assert_eq!(spec.value.format.name(), format);
         let expected = JsonOptions {
             timestamp_format: TimestampFormat::Iso8601,
             map_null_key_mode: MapNullKeyMode::Literal,
@@ -571,11 +571,11 @@ fn cdc_value_formats_read_json_options_under_their_own_prefix() {
         };
         assert_eq!(spec.value.options, expected, "{format}");
         let key = spec.key.unwrap();
-        assert_eq!((key.format.as_str(), key.options.ignore_null_fields), ("json", true));
+        assert_eq!((key.format.name(), key.options.ignore_null_fields), ("json", true));
         // The 'format' spelling puts the options under '<format>.'.
         let options = format!("'connector' = 'kafka', 'format' = '{format}', '{format}.map-null-key.mode' = 'DROP'");
         let spec = SinkSpec::from_ddl(&ddl("a INT", &options)).unwrap();
-        assert_eq!((spec.value.format.as_str(), spec.value.options.map_null_key_mode), (format, MapNullKeyMode::Drop));
+        assert_eq!((spec.value.format.name(), spec.value.options.map_null_key_mode), (format, MapNullKeyMode::Drop));
     }
 }
 
@@ -688,8 +688,8 @@ fn from_parts_takes_cdc_formats_by_name() {
     input.value_options.insert("format".to_string(), "maxwell-json".to_string());
     input.value_options.insert("encode.ignore-null-fields".to_string(), "true".to_string());
     let spec = SinkSpec::from_parts(&input).unwrap();
-    assert_eq!((spec.value.format.as_str(), spec.value.options.ignore_null_fields), ("maxwell-json", true));
-    assert_eq!(spec.key.as_ref().map(|key| key.format.as_str()), Some("json"));
+    assert_eq!((spec.value.format.name(), spec.value.options.ignore_null_fields), ("maxwell-json", true));
+    assert_eq!(spec.key.as_ref().map(|key| key.format.name()), Some("json"));
     let message = |input: &SinkParts| SinkSpec::from_parts(input).unwrap_err().message().to_string();
     input.value_options.insert("schema-include".to_string(), "false".to_string());
     assert!(message(&input).contains("\n\nvalue.maxwell-json.schema-include\n\n"), "{}", message(&input));
@@ -702,4 +702,65 @@ fn from_parts_takes_cdc_formats_by_name() {
     input.key_options.insert("format".to_string(), "json".to_string());
     input.upsert = true;
     assert!(message(&input).starts_with("'upsert-kafka' connector doesn't support 'debezium-json' as value format"));
+}
+
+const UPSERT_JSON: &str = "'connector' = 'upsert-kafka', 'topic' = 't', 'key.format' = 'json', 'value.format' = 'json'";
+
+/// kjson's connectors are the stock sinks: the same spec, so the same bytes and the same
+/// generated encoder (the fingerprint covers the whole spec).
+#[test]
+fn kjson_connectors_build_the_stock_sinks() {
+    let kafka = ddl("id BIGINT, name STRING", &format!("{KAFKA_JSON}, 'json.encode.ignore-null-fields' = 'true'"));
+    let upsert = ddl("id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED", UPSERT_JSON);
+    for (stock, kjson) in [(&kafka, "'connector' = 'kjson-kafka'"), (&upsert, "'connector' = 'kjson-upsert-kafka'")] {
+        let stock_spec = SinkSpec::from_ddl(stock).unwrap();
+        let options =
+            "'kjson.batch-rows' = '512', 'kjson.batch-interval' = '200 ms', 'kjson.arrow-memory-limit' = '64 mb'";
+        let kjson_ddl = stock.replace("'connector' = 'kafka'", kjson).replace("'connector' = 'upsert-kafka'", kjson);
+        let kjson_ddl = kjson_ddl.replacen("'topic' = 't'", &format!("'topic' = 't', {options}"), 1);
+        let kjson_spec = SinkSpec::from_ddl(&kjson_ddl).unwrap();
+        assert_eq!(kjson_spec, stock_spec, "{kjson_ddl}");
+        assert_eq!(spec_fingerprint(&kjson_spec), spec_fingerprint(&stock_spec));
+    }
+}
+
+#[test]
+fn kjson_option_values_are_checked_by_name() {
+    let cases = [
+        ("kjson.batch-rows", "0", "a positive integer"),
+        ("kjson.batch-rows", "many", "a positive integer"),
+        ("kjson.batch-interval", "soon", "a duration such as '200 ms' or '0'"),
+        ("kjson.batch-interval", "-1 s", "a duration such as '200 ms' or '0'"),
+        ("kjson.arrow-memory-limit", "0 mb", "a positive memory size such as '256 mb'"),
+        ("kjson.arrow-memory-limit", "64 pb", "a positive memory size such as '256 mb'"),
+    ];
+    for (key, value, expected) in cases {
+        let options = format!("'connector' = 'kjson-kafka', 'topic' = 't', 'format' = 'json', '{key}' = '{value}'");
+        let text = ddl("id BIGINT", &options);
+        let (message, position) = error_of(&text);
+        assert_eq!(message, format!("Option '{key}' of 'kjson-kafka' must be {expected}, found '{value}'."));
+        let key_column = text.find(&format!("'{key}'")).unwrap() + 1;
+        assert_eq!(position, (1, key_column), "{options}");
+    }
+    let zero_interval = "'connector' = 'kjson-kafka', 'topic' = 't', 'format' = 'json', 'kjson.batch-interval' = '0'";
+    assert!(SinkSpec::from_ddl(&ddl("id BIGINT", zero_interval)).is_ok(), "0 turns the timer off");
+}
+
+#[test]
+fn unknown_kjson_options_are_unsupported() {
+    let options = "'connector' = 'kjson-upsert-kafka', 'topic' = 't', 'key.format' = 'json', \
+        'value.format' = 'json', 'kjson.batch-size' = '10'";
+    let (message, _) = error_of(&ddl("id BIGINT, PRIMARY KEY (id) NOT ENFORCED", options));
+    assert!(
+        message.starts_with(
+            "Unsupported options found for 'kjson-upsert-kafka'.\n\nUnsupported options:\n\nkjson.batch-size\n\n"
+        ),
+        "{message}"
+    );
+    assert!(message.contains("\nkjson.arrow-memory-limit\nkjson.batch-interval\nkjson.batch-rows\n"), "{message}");
+    // The stock connector has no kjson options.
+    let (message, _) = error_of(&ddl("id BIGINT", &format!("{KAFKA_JSON}, 'kjson.batch-rows' = '10'")));
+    assert!(
+        message.starts_with("Unsupported options found for 'kafka'.\n\nUnsupported options:\n\nkjson.batch-rows\n\n")
+    );
 }

@@ -3,12 +3,11 @@
 //! It reads the statement's structure (columns, constraints, options) with positions for error
 //! messages; computed-column and watermark expressions are skipped, not interpreted. Connector
 //! and format rules are applied later by [`crate::SinkSpec::from_ddl`].
-pub(crate) mod lexer;
 
+use super::data_type::{parse_data_type, TypeSyntax};
+use super::lexer::{tokenize, Cursor, Token, TokenKind};
 use crate::error::{KjsonError, Position, Result};
-use crate::type_parser::{parse_data_type, TypeSyntax};
 use crate::types::DataType;
-use lexer::{tokenize, Cursor, Token, TokenKind};
 
 /// A parsed `CREATE TABLE` statement.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,16 +5,16 @@
 //! called for a non-null value), and `bound(row)`: the most bytes `write` puts into a
 //! [`crate::format::sink::Reserved`] sink for that row. [`Values`] (the generic writers) writes
 //! into the `Vec` itself and returns a [`WriteResult`], as its values can fail.
-use arrow::array::{Array, BooleanArray, GenericStringArray};
-use arrow::buffer::NullBuffer;
-use arrow::datatypes::TimeUnit;
+use arrow_array::{Array, BooleanArray, GenericStringArray};
+use arrow_buffer::NullBuffer;
+use arrow_schema::TimeUnit;
 
-use crate::bind::{ByteValues, Column, Prim};
+use crate::encode::bind::{ByteValues, Column, Prim};
+use crate::encode::write::{timestamp_parts, write_value, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::float;
 use crate::format::sink::ByteSink;
 use crate::format::{self, base64, decimal, escape, temporal};
-use crate::write::{timestamp_parts, write_value, WriteContext, WriteResult};
 
 #[cold]
 fn wrong_column(expected: &str, found: &Column<'_>) -> KjsonError {

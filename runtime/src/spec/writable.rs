@@ -64,7 +64,7 @@ fn summary_logical(logical: &LogicalType) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::type_parser::parse_type;
+    use crate::sql::parse_type;
 
     fn check(text: &str) -> Result<(), String> {
         check_writable(&parse_type(text).unwrap())

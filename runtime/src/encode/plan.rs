@@ -1,7 +1,7 @@
 //! The plan, built from the first batch: every physical column's Arrow type checked against its
 //! Flink logical type, with what the writers need resolved once (TIMESTAMP_LTZ marks at any
 //! depth, pre-escaped field names, decimal scales, time units).
-use arrow::datatypes::{DataType as ArrowType, Field, IntervalUnit, Schema, TimeUnit};
+use arrow_schema::{DataType as ArrowType, Field, IntervalUnit, Schema, TimeUnit};
 
 use crate::error::{KjsonError, Result};
 use crate::format::escape;

@@ -9,8 +9,8 @@
 //! takes the Flink version and float spelling at run time, so one encoder per schema serves all.
 use std::fmt::Write;
 
+use super::{SideSpec, SinkSpec};
 use crate::options::JsonOptions;
-use crate::spec::{SideSpec, SinkSpec};
 
 /// Bumped whenever the canonical text or what generated code assumes changes meaning.
 const CANONICAL_VERSION: u32 = 1;
@@ -18,7 +18,7 @@ const CANONICAL_VERSION: u32 = 1;
 /// One line per fact, names and strings in Rust debug quoting so that no name can forge a line.
 pub fn canonical_spec(spec: &SinkSpec) -> String {
     let mut text = String::new();
-    let connector = crate::spec_options::connector_identifier(spec.connector);
+    let connector = spec.connector.identifier();
     let _ = writeln!(text, "kjson-spec {CANONICAL_VERSION}");
     let _ = writeln!(text, "connector {connector}");
     for (index, column) in spec.columns.iter().enumerate() {
@@ -33,7 +33,7 @@ pub fn canonical_spec(spec: &SinkSpec) -> String {
 }
 
 fn canonical_side(text: &mut String, label: &str, side: &SideSpec) {
-    let _ = writeln!(text, "{label} format {:?}", side.format);
+    let _ = writeln!(text, "{label} format {:?}", side.format.name());
     for (column, name) in side.projection.iter().zip(&side.field_names) {
         let _ = writeln!(text, "{label} field {column} {name:?}");
     }
@@ -104,7 +104,7 @@ mod tests {
             Box::new(|s| s.columns[1].data_type.nullable = false),
             Box::new(|s| s.value.field_names[1] = "n".into()),
             Box::new(|s| s.value.projection = vec![1, 0]),
-            Box::new(|s| s.value.format = "debezium-json".into()),
+            Box::new(|s| s.value.format = super::super::Format::DebeziumJson),
             Box::new(|s| s.value.options.ignore_null_fields = true),
             Box::new(|s| s.value.options.timestamp_format = TimestampFormat::Iso8601),
             Box::new(|s| s.value.options.encode_decimal_as_plain_number = true),

@@ -1,19 +1,21 @@
 //! Binding a planned column to one batch's arrays: downcasts done once per batch, so the row
 //! loop only indexes typed slices.
-use arrow::array::{
-    make_array, Array, ArrayRef, AsArray, BinaryViewArray, BooleanArray, FixedSizeBinaryArray, GenericBinaryArray,
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Date64Type, Decimal128Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type,
+    IntervalDayTimeType, IntervalYearMonthType,
+};
+use arrow_array::{
+    make_array, Array, ArrayRef, BinaryViewArray, BooleanArray, FixedSizeBinaryArray, GenericBinaryArray,
     GenericStringArray, StringViewArray,
 };
-use arrow::buffer::NullBuffer;
-use arrow::compute::take;
-use arrow::datatypes::{
-    ArrowError, DataType as ArrowType, Date64Type, Decimal128Type, Field, Float32Type, Float64Type, Int16Type,
-    Int32Type, Int64Type, Int8Type, IntervalDayTimeType, IntervalUnit, IntervalYearMonthType, TimeUnit,
-};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{ArrowError, DataType as ArrowType, Field, IntervalUnit, TimeUnit};
+use arrow_select::take::take;
 
+use super::plan::{unit_to_millis, PlanNode, RowFieldPlan};
 use crate::error::{KjsonError, Result};
 use crate::format::escape;
-use crate::plan::{unit_to_millis, PlanNode, RowFieldPlan};
 
 static STRING_NODE: PlanNode = PlanNode::String;
 
@@ -94,7 +96,7 @@ pub enum Column<'a> {
         ltz: bool,
     },
     /// INTERVAL DAY TO SECOND from Arrow Interval(DayTime): (days, millis).
-    DayTime(Prim<'a, arrow::datatypes::IntervalDayTime>),
+    DayTime(Prim<'a, arrow_buffer::IntervalDayTime>),
     /// INTERVAL DAY TO SECOND from Arrow Duration, scaled to milliseconds.
     Duration {
         values: Prim<'a, i64>,
@@ -211,7 +213,7 @@ fn plain_type(ty: &ArrowType) -> Option<ArrowType> {
     }
 }
 
-fn prim<T: arrow::datatypes::ArrowPrimitiveType>(array: &dyn Array) -> Prim<'_, T::Native> {
+fn prim<T: arrow_array::ArrowPrimitiveType>(array: &dyn Array) -> Prim<'_, T::Native> {
     let a = array.as_primitive::<T>();
     Prim { values: a.values(), nulls: a.nulls() }
 }
@@ -230,7 +232,7 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
         (PlanNode::Decimal { scale }, _) => Column::Decimal(prim::<Decimal128Type>(array), *scale),
         (PlanNode::String, _) => Column::Str(byte_values(array)?, array.nulls()),
         (PlanNode::Bytes, _) => Column::Bytes(byte_values(array)?, array.nulls()),
-        (PlanNode::Date, ArrowType::Date32) => Column::Date32(prim::<arrow::datatypes::Date32Type>(array)),
+        (PlanNode::Date, ArrowType::Date32) => Column::Date32(prim::<arrow_array::types::Date32Type>(array)),
         (PlanNode::Date, ArrowType::Date64) => Column::Date64(prim::<Date64Type>(array)),
         (PlanNode::Time, _) => bind_time(array)?,
         (PlanNode::Timestamp { ltz }, ArrowType::Timestamp(unit, _)) => {
@@ -284,7 +286,7 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
 }
 
 fn timestamp_values(array: &dyn Array) -> &[i64] {
-    use arrow::datatypes::{
+    use arrow_array::types::{
         TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType,
     };
     match array.data_type() {
@@ -296,7 +298,7 @@ fn timestamp_values(array: &dyn Array) -> &[i64] {
 }
 
 fn duration_values(array: &dyn Array) -> &[i64] {
-    use arrow::datatypes::{
+    use arrow_array::types::{
         DurationMicrosecondType, DurationMillisecondType, DurationNanosecondType, DurationSecondType,
     };
     match array.data_type() {
@@ -308,7 +310,7 @@ fn duration_values(array: &dyn Array) -> &[i64] {
 }
 
 fn bind_time(array: &dyn Array) -> Result<Column<'_>> {
-    use arrow::datatypes::{Time32MillisecondType, Time32SecondType, Time64MicrosecondType, Time64NanosecondType};
+    use arrow_array::types::{Time32MillisecondType, Time32SecondType, Time64MicrosecondType, Time64NanosecondType};
     let nulls = array.nulls();
     Ok(match array.data_type() {
         ArrowType::Time32(TimeUnit::Second) => {

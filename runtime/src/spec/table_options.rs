@@ -4,10 +4,11 @@
 //! throws; where Flink wraps a root cause, the wrapper's sentence and the root cause are joined.
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ddl::CreateTable;
+use super::format::Format;
+use super::Connector;
 use crate::error::{KjsonError, Position, Result};
 use crate::options::{JsonOptions, MapNullKeyMode, TimestampFormat};
-use crate::spec::Connector;
+use crate::sql::CreateTable;
 
 /// One option value with the position of its key in the DDL (none for JNI parts).
 #[derive(Debug, Clone)]
@@ -71,146 +72,10 @@ pub(crate) fn escape_single_quotes(text: &str) -> String {
     text.replace('\'', "''")
 }
 
-pub(crate) fn connector_identifier(connector: Connector) -> &'static str {
-    match connector {
-        Connector::Kafka => "kafka",
-        Connector::UpsertKafka => "upsert-kafka",
-    }
-}
-
-/// The `connector` option, as Flink's factory discovery reads it (exact, case-sensitive).
-pub(crate) fn discover_connector(options: &TableOptions) -> Result<Connector> {
-    match options.get("connector") {
-        None => Err(options
-            .error_missing("Table options do not contain an option key 'connector' for discovering a connector.")),
-        Some("kafka") => Ok(Connector::Kafka),
-        Some("upsert-kafka") => Ok(Connector::UpsertKafka),
-        Some(other) => Err(options.error_at(
-            "connector",
-            format!("Cannot discover a connector using option: 'connector'='{}'", escape_single_quotes(other)),
-        )),
-    }
-}
-
-/// A format kjson can write: `json` and the four CDC envelopes, which share json's encoder and
-/// options (under their own prefix) and wrap the row by its row kind (see `envelope.rs`).
-#[derive(Debug)]
-pub(crate) struct FormatDescriptor {
-    pub name: &'static str,
-    /// Whether the format's changelog mode is insert-only (what the connectors check).
-    pub insert_only: bool,
-    /// The changelog mode as Flink prints it in messages (`[INSERT]`).
-    pub changelog_mode: &'static str,
-    /// The format factory's option keys, un-prefixed, sorted.
-    pub option_keys: &'static [&'static str],
-    /// The boolean options in the order Flink's `validateFactoryOptions` reads them: the
-    /// iteration order of the factory's `HashSet` of options (which the keys' hashes fix), so
-    /// the first bad one is the one Flink reports. Decode-only ones are parsed and ignored.
-    pub boolean_keys: &'static [&'static str],
-    /// Boolean options a sink must not set to true, with the message Flink gives.
-    pub refused_when_true: &'static [(&'static str, &'static str)],
-}
-
-const INSERT_ONLY: &str = "[INSERT]";
-const ALL_ROW_KINDS: &str = "[INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]";
-
-const JSON_OPTION_KEYS: &[&str] = &[
-    "decode.json-parser.enabled",
-    "encode.decimal-as-plain-number",
-    "encode.ignore-null-fields",
-    "fail-on-missing-field",
-    "ignore-parse-errors",
-    "map-null-key.literal",
-    "map-null-key.mode",
-    "timestamp-format.standard",
-];
-
-const JSON_BOOLEAN_KEYS: &[&str] = &[
-    "encode.decimal-as-plain-number",
-    "encode.ignore-null-fields",
-    "decode.json-parser.enabled",
-    "fail-on-missing-field",
-    "ignore-parse-errors",
-];
-
-const DEBEZIUM_OPTION_KEYS: &[&str] = &[
-    "encode.decimal-as-plain-number",
-    "encode.ignore-null-fields",
-    "ignore-parse-errors",
-    "map-null-key.literal",
-    "map-null-key.mode",
-    "schema-include",
-    "timestamp-format.standard",
-];
-
-const DEBEZIUM_BOOLEAN_KEYS: &[&str] =
-    &["encode.decimal-as-plain-number", "encode.ignore-null-fields", "schema-include", "ignore-parse-errors"];
-
-const DEBEZIUM_SCHEMA_INCLUDE: &str =
-    "Debezium JSON serialization doesn't support 'debezium-json.schema-include' option been set to true.";
-
-const CANAL_OPTION_KEYS: &[&str] = &[
-    "database.include",
-    "encode.decimal-as-plain-number",
-    "encode.ignore-null-fields",
-    "ignore-parse-errors",
-    "map-null-key.literal",
-    "map-null-key.mode",
-    "table.include",
-    "timestamp-format.standard",
-];
-
-/// maxwell-json and ogg-json: json's encode options plus `ignore-parse-errors`.
-const CDC_OPTION_KEYS: &[&str] = &[
-    "encode.decimal-as-plain-number",
-    "encode.ignore-null-fields",
-    "ignore-parse-errors",
-    "map-null-key.literal",
-    "map-null-key.mode",
-    "timestamp-format.standard",
-];
-
-const CDC_BOOLEAN_KEYS: &[&str] =
-    &["encode.decimal-as-plain-number", "encode.ignore-null-fields", "ignore-parse-errors"];
-
-/// A CDC format with the common shape (changelog, nothing refused).
-const fn changelog_format(name: &'static str, option_keys: &'static [&'static str]) -> FormatDescriptor {
-    FormatDescriptor {
-        name,
-        insert_only: false,
-        changelog_mode: ALL_ROW_KINDS,
-        option_keys,
-        boolean_keys: CDC_BOOLEAN_KEYS,
-        refused_when_true: &[],
-    }
-}
-
-pub(crate) const FORMATS: &[FormatDescriptor] = &[
-    FormatDescriptor {
-        name: "json",
-        insert_only: true,
-        changelog_mode: INSERT_ONLY,
-        option_keys: JSON_OPTION_KEYS,
-        boolean_keys: JSON_BOOLEAN_KEYS,
-        refused_when_true: &[],
-    },
-    FormatDescriptor {
-        name: "debezium-json",
-        insert_only: false,
-        changelog_mode: ALL_ROW_KINDS,
-        option_keys: DEBEZIUM_OPTION_KEYS,
-        boolean_keys: DEBEZIUM_BOOLEAN_KEYS,
-        refused_when_true: &[("schema-include", DEBEZIUM_SCHEMA_INCLUDE)],
-    },
-    changelog_format("canal-json", CANAL_OPTION_KEYS),
-    changelog_format("maxwell-json", CDC_OPTION_KEYS),
-    changelog_format("ogg-json", CDC_OPTION_KEYS),
-];
-
 /// A format found on one side of the record, with its options resolved.
 #[derive(Debug)]
 pub(crate) struct ResolvedFormat {
-    pub descriptor: &'static FormatDescriptor,
+    pub format: Format,
     /// The option naming the format: `format`, `key.format` or `value.format`.
     pub format_key: &'static str,
     /// Where its options live: `json.`, `key.json.` or `value.json.`.
@@ -224,8 +89,8 @@ pub(crate) fn discover_format(options: &TableOptions, format_key: &'static str) 
     let Some(name) = options.get(format_key) else {
         return Ok(None);
     };
-    let Some(descriptor) = FORMATS.iter().find(|format| format.name == name) else {
-        let mut available: Vec<&str> = FORMATS.iter().map(|format| format.name).collect();
+    let Some(format) = Format::from_name(name) else {
+        let mut available: Vec<&str> = Format::ALL.iter().map(|format| format.name()).collect();
         available.sort_unstable();
         let message = format!(
             "Option '{format_key}': Could not find any factory for identifier '{name}' that implements \
@@ -239,15 +104,16 @@ pub(crate) fn discover_format(options: &TableOptions, format_key: &'static str) 
         Some(side) => format!("{side}{name}."),
         None => format!("{name}."),
     };
-    let json = read_json_options(options, descriptor, &prefix)?;
-    Ok(Some(ResolvedFormat { descriptor, format_key, prefix, options: json }))
+    let json = read_json_options(options, format, &prefix)?;
+    Ok(Some(ResolvedFormat { format, format_key, prefix, options: json }))
 }
 
 /// Reads the encoder options under `prefix`, in the order of the format factories' validation:
 /// typed (boolean) reads first, then map-null-key.mode, then timestamp-format.standard, then
 /// the format's own sink refusals.
-fn read_json_options(options: &TableOptions, format: &FormatDescriptor, prefix: &str) -> Result<JsonOptions> {
-    let wrapper = format!("Error creating sink format '{}' in option space '{prefix}'.", format.name);
+fn read_json_options(options: &TableOptions, format: Format, prefix: &str) -> Result<JsonOptions> {
+    let wrapper = format!("Error creating sink format '{}' in option space '{prefix}'.", format.name());
+    let format = format.descriptor();
     let fail = |key: &str, root: String| options.error_at(&format!("{prefix}{key}"), format!("{wrapper} {root}"));
     let mut json = JsonOptions::default();
     for key in format.boolean_keys {
@@ -520,7 +386,7 @@ pub(crate) fn check_unsupported_options(
 ) -> Result<()> {
     let mut consumed: BTreeSet<String> = base_keys.iter().map(|key| key.to_string()).collect();
     for format in formats {
-        consumed.extend(format.descriptor.option_keys.iter().map(|key| format!("{}{key}", format.prefix)));
+        consumed.extend(format.format.descriptor().option_keys.iter().map(|key| format!("{}{key}", format.prefix)));
     }
     consumed.extend(options.keys().filter(|key| key.starts_with("properties.")).cloned());
     let unsupported: Vec<&String> = options.keys().filter(|key| !consumed.contains(*key)).collect();

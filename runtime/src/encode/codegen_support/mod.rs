@@ -6,21 +6,20 @@
 //! dictionary unpacking, row kinds, envelopes, upsert tombstones and slabs (`encoder.rs`).
 use std::marker::PhantomData;
 
-use arrow::array::{Int8Array, RecordBatch};
+use arrow_array::{Int8Array, RecordBatch};
 
-use crate::encoder::{BatchEncoder, DynamicEncoder, RowBinder};
-use crate::fingerprint::{canonical_spec, spec_fingerprint};
+use super::encoder::{BatchEncoder, DynamicEncoder, RowBinder};
+use super::slab::KeyValueSlabs;
 use crate::options::Compatibility;
-use crate::slab::KeyValueSlabs;
-use crate::spec::SinkSpec;
+use crate::spec::{canonical_spec, spec_fingerprint, SinkSpec};
 
 mod columns;
 
-pub use crate::bind::Column;
-pub use crate::encoder::RowWriter;
+pub use super::bind::Column;
+pub use super::encoder::RowWriter;
+pub use super::write::{ValueError, WriteContext, WriteResult};
 pub use crate::error::{KjsonError, Result};
 pub use crate::format::sink::{with_reserved, ByteSink, Reserved};
-pub use crate::write::{ValueError, WriteContext, WriteResult};
 pub use columns::{
     Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Ints, Strings, Timestamps, Values,
 };

@@ -1,41 +1,15 @@
 //! The dynamic (runtime) encoder: a task-local handle that encodes whole batches into key and
 //! value slabs.
-use arrow::array::{Array, ArrayRef, Int8Array, RecordBatch};
+use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 
-use crate::bind::{bind, undictionary, Column};
-use crate::envelope::Envelope;
+use super::bind::{bind, undictionary, Column};
+use super::plan::{field_name_json, physical_fields, Plan};
+use super::slab::{KeyValueSlabs, Slab};
+use super::write::{write_field, ValueError, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
-use crate::plan::{field_name_json, physical_fields, Plan};
-use crate::slab::{KeyValueSlabs, Slab};
-use crate::spec::{SideSpec, SinkSpec};
-use crate::write::{write_field, ValueError, WriteContext, WriteResult};
-
-/// Flink's RowKind, as carried in an optional `Int8` array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowKind {
-    Insert = 0,
-    UpdateBefore = 1,
-    UpdateAfter = 2,
-    Delete = 3,
-}
-
-impl RowKind {
-    pub fn from_byte(b: i8) -> Option<RowKind> {
-        match b {
-            0 => Some(RowKind::Insert),
-            1 => Some(RowKind::UpdateBefore),
-            2 => Some(RowKind::UpdateAfter),
-            3 => Some(RowKind::Delete),
-            _ => None,
-        }
-    }
-
-    /// upsert-kafka turns these into tombstones.
-    pub fn is_retraction(self) -> bool {
-        matches!(self, RowKind::UpdateBefore | RowKind::Delete)
-    }
-}
+use crate::spec::{Envelope, SideSpec, SinkSpec};
+use crate::types::RowKind;
 
 /// Writes the JSON object of one row for each side of the record. The dynamic encoder walks
 /// its plan ([`DynamicRows`]); a generated encoder has one specialized function per side.
@@ -70,7 +44,7 @@ impl SidePlan {
             .zip(&side.field_names)
             .map(|(&col, name)| (col, field_name_json(name), name.clone()))
             .collect();
-        let envelope = Envelope::for_format(&side.format, side.options.ignore_null_fields);
+        let envelope = side.format.envelope(side.options.ignore_null_fields);
         SidePlan { fields, ctx: WriteContext::new(side.options.clone(), compatibility), envelope, label }
     }
 
@@ -108,21 +82,19 @@ impl SidePlan {
     }
 }
 
+const NULL_MAP_KEY: &str = "JSON format doesn't support to serialize map data with null keys. You can drop null key \
+    entries or encode null in literals by specifying map-null-key.mode option.";
+
 /// The error of a failed row: Flink's message, with the path of ROW fields that led to it.
 #[cold]
-pub fn row_error(label: &str, error: ValueError, row: usize) -> KjsonError {
-    let (path, message) = match error {
-        ValueError::NullMapKey { path } => (
-            path,
-            "JSON format doesn't support to serialize map data with null keys. You can drop null key entries or encode null in literals by specifying map-null-key.mode option.".to_string(),
-        ),
-        ValueError::OutOfRange { path, what } => (path, what),
+fn row_error(label: &str, error: ValueError, row: usize) -> KjsonError {
+    let at = |path: &[String]| {
+        let fields: Vec<&str> = path.iter().rev().map(String::as_str).collect();
+        format!("{label} of row {row}, field `{}`", fields.join("."))
     };
-    let fields: Vec<&str> = path.iter().rev().map(String::as_str).collect();
-    let message = format!("{label} of row {row}, field `{}`: {message}", fields.join("."));
-    match message.contains("map-null-key.mode") {
-        true => KjsonError::MapNullKey { message },
-        false => KjsonError::schema(message),
+    match error {
+        ValueError::NullMapKey { path } => KjsonError::MapNullKey { message: format!("{}: {NULL_MAP_KEY}", at(&path)) },
+        ValueError::OutOfRange { path, what } => KjsonError::schema(format!("{}: {what}", at(&path))),
     }
 }
 
@@ -272,11 +244,6 @@ impl DynamicEncoder {
 
     pub fn compatibility(&self) -> Compatibility {
         self.compatibility
-    }
-
-    /// The plan built from the first batch, if any.
-    pub fn plan(&self) -> Option<&Plan> {
-        self.plan.as_ref()
     }
 }
 

@@ -5,7 +5,7 @@
 //! Flink's type constructors. Types Flink knows but the JSON format cannot write (RAW, VARIANT,
 //! NULL, `TIMESTAMP WITH TIME ZONE`, ...) become [`LogicalType::Unsupported`] so that validation
 //! can reject them later with Flink's message.
-use crate::ddl::lexer::{tokenize, Cursor, Token, TokenKind};
+use super::lexer::{tokenize, Cursor, Token, TokenKind};
 use crate::error::{KjsonError, Position, Result};
 use crate::types::{DataType, IntervalKind, LogicalType, RowField, MAX_LENGTH};
 
@@ -205,7 +205,7 @@ fn parse_time(cursor: &mut Cursor<'_>) -> Result<LogicalType> {
 }
 
 /// Flink's SQL parser has no INTERVAL or NULL column types; its message carries the position.
-fn sql_keyword_error(token: &crate::ddl::lexer::Token) -> KjsonError {
+fn sql_keyword_error(token: &Token) -> KjsonError {
     let (line, column) = (token.pos.line, token.pos.column);
     let word = token.text.to_ascii_uppercase();
     let message = format!("Incorrect syntax near the keyword '{word}' at line {line}, column {column}.");

@@ -2,15 +2,15 @@
 //! schema (duplicate columns, watermark, primary key), connector, key and value formats,
 //! option reads and left-over options, primary key rules, key and value projections, and last
 //! the JSON encoder's type checks (which Flink runs when it creates the encoders).
-use crate::ddl::{ColumnKind, CreateTable, PrimaryKey};
-use crate::error::{KjsonError, Position, Result};
-use crate::spec::{Column, Connector, IgnoredColumn, SideSpec, SinkParts, SinkSpec};
-use crate::spec_options::{
-    check_unsupported_options, connector_identifier, connector_option_keys, discover_connector, discover_format,
-    key_fields, value_fields_include, ResolvedFormat, TableOptions, ValueFieldsInclude,
+use super::connector::discover_connector;
+use super::table_options::{
+    check_unsupported_options, connector_option_keys, discover_format, key_fields, value_fields_include,
+    ResolvedFormat, TableOptions, ValueFieldsInclude,
 };
-use crate::spec_validate::check_writable;
-use crate::type_parser::parse_type;
+use super::writable::check_writable;
+use super::{Column, Connector, IgnoredColumn, IgnoredKind, SideSpec, SinkParts, SinkSpec};
+use crate::error::{KjsonError, Position, Result};
+use crate::sql::{parse_create_table, parse_type, ColumnKind, CreateTable, PrimaryKey};
 
 const REQUIRES_KEY_FIELDS: &str =
     "A key format 'key.format' requires the declaration of one or more of key fields using 'key.fields'.";
@@ -51,17 +51,33 @@ fn pinned(error: KjsonError, position: Option<Position>) -> KjsonError {
     }
 }
 
+impl SinkSpec {
+    /// Builds and validates the spec from a `CREATE TABLE` DDL with Flink's rules and messages.
+    /// Errors carry the line and column of the offending token, option key or column.
+    pub fn from_ddl(ddl: &str) -> Result<SinkSpec> {
+        spec_from_table(&parse_create_table(ddl)?)
+    }
+
+    /// Builds and validates the spec from parts (the JNI open call).
+    pub fn from_parts(parts: &SinkParts) -> Result<SinkSpec> {
+        spec_from_parts(parts)
+    }
+}
+
 /// Builds the spec of a parsed `CREATE TABLE`.
-pub(crate) fn spec_from_table(table: &CreateTable) -> Result<SinkSpec> {
+fn spec_from_table(table: &CreateTable) -> Result<SinkSpec> {
     let schema = resolve_schema(table)?;
     let options = TableOptions::from_ddl(table);
-    let connector = discover_connector(&options)?;
+    let factory = discover_connector(&options)?;
+    let connector = factory.connector;
     let formats = discover_formats(&options, connector)?;
     let include = value_fields_include(&options)?;
     let fields = if connector == Connector::Kafka { key_fields(&options)? } else { None };
     let used: Vec<&ResolvedFormat> = formats.key.iter().chain([&formats.value]).collect();
-    let base_keys = connector_option_keys(connector);
-    check_unsupported_options(&options, connector_identifier(connector), &base_keys, &used)?;
+    let mut base_keys = connector_option_keys(connector);
+    base_keys.extend(factory.own_option_keys());
+    check_unsupported_options(&options, factory.identifier(), &base_keys, &used)?;
+    factory.check_own_options(&options)?;
     let layout = match connector {
         Connector::Kafka => kafka_layout(&schema, &options, table, &formats, fields, include)?,
         Connector::UpsertKafka => upsert_layout(&schema, &options, &formats, include)?,
@@ -72,7 +88,7 @@ pub(crate) fn spec_from_table(table: &CreateTable) -> Result<SinkSpec> {
 }
 
 /// Builds the spec of JNI parts: projections are given, options are per side and un-prefixed.
-pub(crate) fn spec_from_parts(parts: &SinkParts) -> Result<SinkSpec> {
+fn spec_from_parts(parts: &SinkParts) -> Result<SinkSpec> {
     let schema = parts_schema(parts)?;
     let connector = if parts.upsert { Connector::UpsertKafka } else { Connector::Kafka };
     let options = parts_options(parts);
@@ -87,7 +103,7 @@ pub(crate) fn spec_from_parts(parts: &SinkParts) -> Result<SinkSpec> {
         .ok_or_else(|| KjsonError::option("Could not find required sink format 'value.format'."))?;
     let formats = Formats { key, value };
     let used: Vec<&ResolvedFormat> = formats.key.iter().chain([&formats.value]).collect();
-    check_unsupported_options(&options, connector_identifier(connector), &["key.format", "value.format"], &used)?;
+    check_unsupported_options(&options, connector.identifier(), &["key.format", "value.format"], &used)?;
     if connector == Connector::UpsertKafka {
         check_upsert_formats(&options, &formats)?;
     }
@@ -118,13 +134,13 @@ fn resolve_schema(table: &CreateTable) -> Result<Schema> {
                 schema.positions.push(Some(column.position));
                 continue;
             }
-            ColumnKind::Computed => "computed",
-            ColumnKind::Metadata { .. } => "metadata",
+            ColumnKind::Computed => IgnoredKind::Computed,
+            ColumnKind::Metadata { .. } => IgnoredKind::Metadata,
         };
-        schema.ignored.push(IgnoredColumn { name: column.name.clone(), kind: kind.to_string() });
+        schema.ignored.push(IgnoredColumn { name: column.name.clone(), kind });
     }
     for watermark in &table.watermarks {
-        schema.ignored.push(IgnoredColumn { name: watermark.column.clone(), kind: "watermark".to_string() });
+        schema.ignored.push(IgnoredColumn { name: watermark.column.clone(), kind: IgnoredKind::Watermark });
     }
     if let Some(key) = &table.primary_key {
         check_primary_key(table, key)?;
@@ -215,11 +231,12 @@ fn discover_formats(options: &TableOptions, connector: Connector) -> Result<Form
 
 /// `'kafka'` keys: the format must be insert-only (a CDC envelope would be wrong in a key).
 fn check_kafka_key_format(options: &TableOptions, key: Option<&ResolvedFormat>) -> Result<()> {
-    match key.filter(|key| !key.descriptor.insert_only) {
+    match key.filter(|key| !key.format.is_insert_only()) {
         Some(key) => {
             let message = format!(
                 "A key format should only deal with INSERT-only records. But {} has a changelog mode of {}.",
-                key.descriptor.name, key.descriptor.changelog_mode
+                key.format.name(),
+                key.format.changelog_mode()
             );
             Err(options.error_at("key.format", message))
         }
@@ -236,7 +253,7 @@ fn kafka_layout(
     fields: Option<Vec<String>>,
     include: ValueFieldsInclude,
 ) -> Result<Layout> {
-    if !schema.primary_key.is_empty() && formats.value.descriptor.insert_only {
+    if !schema.primary_key.is_empty() && formats.value.format.is_insert_only() {
         let format_name = options.get("format").or_else(|| options.get("value.format")).unwrap_or_default();
         let message = format!(
             "The Kafka table '{}' with '{format_name}' format doesn't support defining PRIMARY KEY constraint on the \
@@ -284,8 +301,8 @@ fn upsert_layout(
 fn check_upsert_formats(options: &TableOptions, formats: &Formats) -> Result<()> {
     let sides = formats.key.iter().map(|format| (format, "key")).chain([(&formats.value, "value")]);
     for (format, side) in sides {
-        if !format.descriptor.insert_only {
-            let name = format.descriptor.name;
+        if !format.format.is_insert_only() {
+            let name = format.format.name();
             let message = format!(
                 "'upsert-kafka' connector doesn't support '{name}' as {side} format, because '{name}' is not in \
                  insert-only mode."
@@ -455,7 +472,7 @@ fn side_spec(schema: &Schema, projection: Vec<usize>, prefix: &str, format: Reso
             name.strip_prefix(prefix).unwrap_or(name).to_string()
         })
         .collect();
-    SideSpec { projection, field_names, format: format.descriptor.name.to_string(), options: format.options }
+    SideSpec { projection, field_names, format: format.format, options: format.options }
 }
 
 /// Flink's RowType check on the projected row.

@@ -4,9 +4,9 @@
 //! UTF-8 in string arrays, null counts that match the bitmaps): that is what makes its row loop
 //! cheap. Arrays built through arrow's safe constructors and batches read by arrow's IPC reader
 //! already hold them. Arrays assembled with `unsafe` constructors, or imported through the C
-//! Data Interface (`arrow::ffi::from_ffi`, which does not validate), may not: call
+//! Data Interface (`arrow_array::ffi::from_ffi`, which does not validate), may not: call
 //! [`validate_batch`] on those before encoding. The JNI bridge does so for every batch.
-use arrow::array::{Array, Int8Array, RecordBatch};
+use arrow_array::{Array, Int8Array, RecordBatch};
 
 use crate::error::{KjsonError, Result};
 
@@ -50,9 +50,10 @@ pub fn validate_batch(batch: &RecordBatch, row_kinds: Option<&Int8Array>) -> Res
 mod tests {
     use std::sync::Arc;
 
-    use arrow::array::{make_array, ArrayData, ArrayRef, Int32Array, StringArray};
-    use arrow::buffer::Buffer;
-    use arrow::datatypes::{DataType, Field, Schema};
+    use arrow_array::{make_array, ArrayRef, Int32Array, StringArray};
+    use arrow_buffer::Buffer;
+    use arrow_data::ArrayData;
+    use arrow_schema::{DataType, Field, Schema};
 
     use super::*;
 

@@ -1,6 +1,7 @@
 //! Changelog envelopes of the CDC JSON formats: the row object is wrapped in constant bytes
-//! chosen by the row kind (see §7 of the format reference).
-use crate::encoder::RowKind;
+//! chosen by the row kind. The bytes are those of Flink 1.20 and 2.3's serializers.
+use super::format::Format;
+use crate::types::RowKind;
 
 /// Bytes written before and after the row object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,35 +22,37 @@ const fn wrap(before: &'static [u8], after: &'static [u8]) -> Wrap {
     Wrap { before, after }
 }
 
-impl Envelope {
-    /// The envelope of a format; `ignore_null_fields` drops the envelope's own null member too.
-    pub fn for_format(format: &str, ignore_null_fields: bool) -> Envelope {
-        let (insert, delete) = match (format, ignore_null_fields) {
-            ("debezium-json", false) => (
+impl Format {
+    /// How the format frames a row; `ignore_null_fields` drops the envelope's own null member too.
+    pub fn envelope(self, ignore_null_fields: bool) -> Envelope {
+        let (insert, delete) = match (self, ignore_null_fields) {
+            (Format::Json, _) => return Envelope::Plain,
+            (Format::DebeziumJson, false) => (
                 wrap(b"{\"before\":null,\"after\":", b",\"op\":\"c\"}"),
                 wrap(b"{\"before\":", b",\"after\":null,\"op\":\"d\"}"),
             ),
-            ("debezium-json", true) => {
+            (Format::DebeziumJson, true) => {
                 (wrap(b"{\"after\":", b",\"op\":\"c\"}"), wrap(b"{\"before\":", b",\"op\":\"d\"}"))
             }
-            ("canal-json", _) => {
+            (Format::CanalJson, _) => {
                 (wrap(b"{\"data\":[", b"],\"type\":\"INSERT\"}"), wrap(b"{\"data\":[", b"],\"type\":\"DELETE\"}"))
             }
-            ("maxwell-json", _) => {
+            (Format::MaxwellJson, _) => {
                 (wrap(b"{\"data\":", b",\"type\":\"insert\"}"), wrap(b"{\"data\":", b",\"type\":\"delete\"}"))
             }
-            ("ogg-json", false) => (
+            (Format::OggJson, false) => (
                 wrap(b"{\"before\":null,\"after\":", b",\"op_type\":\"I\"}"),
                 wrap(b"{\"before\":", b",\"after\":null,\"op_type\":\"D\"}"),
             ),
-            ("ogg-json", true) => {
+            (Format::OggJson, true) => {
                 (wrap(b"{\"after\":", b",\"op_type\":\"I\"}"), wrap(b"{\"before\":", b",\"op_type\":\"D\"}"))
             }
-            _ => return Envelope::Plain,
         };
         Envelope::Changelog { insert, delete }
     }
+}
 
+impl Envelope {
     /// The wrap for a row of `kind`, `None` for plain json.
     #[inline]
     pub fn wrap_for(&self, kind: RowKind) -> Option<&Wrap> {
@@ -66,7 +69,7 @@ mod tests {
 
     /// The record of `object` for a row of `kind`, as the encoder frames it.
     fn framed(format: &str, ignore_null_fields: bool, kind: RowKind, object: &str) -> String {
-        let envelope = Envelope::for_format(format, ignore_null_fields);
+        let envelope = Format::from_name(format).unwrap().envelope(ignore_null_fields);
         match envelope.wrap_for(kind) {
             Some(wrap) => {
                 let mut out = wrap.before.to_vec();
@@ -81,7 +84,7 @@ mod tests {
     const ROW: &str = r#"{"id":1,"name":"a","amt":null}"#;
     const ALL_KINDS: [RowKind; 4] = [RowKind::Insert, RowKind::UpdateBefore, RowKind::UpdateAfter, RowKind::Delete];
 
-    /// Flink 1.20.3 / 2.3.0 bytes (format reference §7): the insert form for +I/+U, the delete
+    /// Flink 1.20.3 / 2.3.0 bytes: the insert form for +I/+U, the delete
     /// form for -U/-D, and no update op codes.
     #[test]
     fn envelopes_match_flink_per_row_kind() {
@@ -153,8 +156,8 @@ mod tests {
     #[test]
     fn plain_json_ignores_row_kinds() {
         for kind in ALL_KINDS {
-            assert_eq!(Envelope::for_format("json", true).wrap_for(kind), None);
-            assert_eq!(Envelope::for_format("json", false).wrap_for(kind), None);
+            assert_eq!(Format::Json.envelope(true).wrap_for(kind), None);
+            assert_eq!(Format::Json.envelope(false).wrap_for(kind), None);
         }
     }
 }

@@ -1,18 +1,45 @@
 //! The normalized sink description: which physical columns go to the Kafka key and value, under
-//! which names and format options. Built from a DDL ([`SinkSpec::from_ddl`]) or from parts
-//! ([`SinkSpec::from_parts`], what the JNI open call passes).
+//! which names, formats and format options. This file owns the types; `build` makes them from a
+//! DDL ([`SinkSpec::from_ddl`]) or from parts ([`SinkSpec::from_parts`], what the JNI open call
+//! passes) with Flink's rules (`table_options`, `format`, `writable`); `envelope` and
+//! `fingerprint` read them.
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::options::JsonOptions;
 use crate::types::DataType;
 
+mod build;
+mod connector;
+mod envelope;
+mod fingerprint;
+mod format;
+mod table_options;
+mod writable;
+
+pub use envelope::{Envelope, Wrap};
+pub use fingerprint::{canonical_spec, spec_fingerprint};
+pub use format::Format;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Connector {
-    /// `'connector' = 'kafka'`: every row is encoded; row kinds are ignored by `json`.
+    /// `'connector' = 'kafka'` (or kjson's `kjson-kafka`): every row is encoded; row kinds are
+    /// ignored by `json`.
     Kafka,
-    /// `'connector' = 'upsert-kafka'`: UPDATE_BEFORE and DELETE rows become tombstones.
+    /// `'connector' = 'upsert-kafka'` (or `kjson-upsert-kafka`): UPDATE_BEFORE and DELETE rows
+    /// become tombstones.
     UpsertKafka,
+}
+
+impl Connector {
+    /// Flink's factory identifier of the stock connector whose records kjson writes.
+    pub fn identifier(self) -> &'static str {
+        match self {
+            Connector::Kafka => "kafka",
+            Connector::UpsertKafka => "upsert-kafka",
+        }
+    }
 }
 
 /// A physical column of the sink table.
@@ -26,8 +53,19 @@ pub struct Column {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct IgnoredColumn {
     pub name: String,
-    /// `computed`, `metadata` or `watermark`.
-    pub kind: String,
+    pub kind: IgnoredKind,
+}
+
+/// Why a DDL column writes no byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IgnoredKind {
+    /// `name AS expression`.
+    Computed,
+    /// `name type METADATA [FROM ...]`.
+    Metadata,
+    /// The column of a `WATERMARK FOR` clause (also listed as a physical column if it is one).
+    Watermark,
 }
 
 /// One side (key or value) of the Kafka record.
@@ -37,8 +75,7 @@ pub struct SideSpec {
     pub projection: Vec<usize>,
     /// Output field names, parallel to `projection` (key names have the prefix removed).
     pub field_names: Vec<String>,
-    /// The format name (`json`).
-    pub format: String,
+    pub format: Format,
     pub options: JsonOptions,
 }
 
@@ -75,18 +112,6 @@ pub struct SinkParts {
 }
 
 impl SinkSpec {
-    /// Builds and validates the spec from a `CREATE TABLE` DDL with Flink's rules and messages.
-    /// Errors carry the line and column of the offending token, option key or column.
-    pub fn from_ddl(ddl: &str) -> crate::Result<SinkSpec> {
-        let table = crate::ddl::parse_create_table(ddl)?;
-        crate::spec_build::spec_from_table(&table)
-    }
-
-    /// Builds and validates the spec from parts (the JNI open call).
-    pub fn from_parts(parts: &SinkParts) -> crate::Result<SinkSpec> {
-        crate::spec_build::spec_from_parts(parts)
-    }
-
     pub fn is_upsert(&self) -> bool {
         self.connector == Connector::UpsertKafka
     }
@@ -95,7 +120,7 @@ impl SinkSpec {
     pub fn describe(&self) -> String {
         let mut out = String::new();
         let name = if self.table_name.is_empty() { "(from parts)" } else { &self.table_name };
-        let connector = crate::spec_options::connector_identifier(self.connector);
+        let connector = self.connector.identifier();
         let _ = writeln!(out, "table: {name}");
         let _ = writeln!(out, "connector: {connector} (upsert: {})", self.is_upsert());
         let _ = writeln!(out, "columns:");
@@ -115,9 +140,10 @@ impl SinkSpec {
         if !self.ignored_columns.is_empty() {
             let _ = writeln!(out, "not written to Kafka:");
             for column in &self.ignored_columns {
-                match column.kind.as_str() {
-                    "watermark" => writeln!(out, "  watermark for {}", column.name),
-                    kind => writeln!(out, "  {} ({kind} column)", column.name),
+                match column.kind {
+                    IgnoredKind::Watermark => writeln!(out, "  watermark for {}", column.name),
+                    IgnoredKind::Computed => writeln!(out, "  {} (computed column)", column.name),
+                    IgnoredKind::Metadata => writeln!(out, "  {} (metadata column)", column.name),
                 }
                 .ok();
             }
