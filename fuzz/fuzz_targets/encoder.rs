@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use arbitrary::{Result, Unstructured};
-use arrow::array::{Array, ArrayRef, Int8Array, RecordBatch};
-use arrow::datatypes::{Field, Schema};
+use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
+use arrow_schema::{Field, Schema};
 use kjson_fuzz::arrays::array;
 use kjson_fuzz::expect::{envelope, record, Json, MustFail, SideOptions};
 use kjson_fuzz::shape::Shape;

@@ -6,8 +6,8 @@
 use std::sync::{Arc, OnceLock};
 
 use arbitrary::{Result, Unstructured};
-use arrow::array::{ArrayRef, Int8Array, RecordBatch};
-use arrow::datatypes::{Field, Schema};
+use arrow_array::{ArrayRef, Int8Array, RecordBatch};
+use arrow_schema::{Field, Schema};
 use kjson::Encoder;
 use kjson_fuzz::arrays::array;
 use kjson_fuzz::shape::{shape_for, Shape};

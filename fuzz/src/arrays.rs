@@ -4,13 +4,14 @@
 use std::sync::Arc;
 
 use arbitrary::{Result, Unstructured};
-use arrow::array::{
+use arrow_array::{
     ArrayRef, BinaryViewArray, BooleanArray, Decimal128Array, DictionaryArray, FixedSizeBinaryArray,
     FixedSizeListArray, GenericByteArray, LargeListArray, ListArray, MapArray, PrimitiveArray, StringArray,
     StringViewArray, StructArray,
 };
-use arrow::buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
-use arrow::datatypes::{DataType as ArrowType, *};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_array::types::*;
+use arrow_schema::{DataType as ArrowType, *};
 
 use crate::shape::{map_entries_field, row_fields, BytesLayout, DayTimeLayout, ListLayout, Shape, StrLayout};
 
@@ -97,7 +98,7 @@ pub fn string_array(u: &mut Unstructured<'_>, layout: StrLayout, len: usize, nul
     let bytes = || values.iter().map(|v| v.as_deref());
     Ok(match layout {
         StrLayout::Utf8 => Arc::new(values.iter().map(as_str).collect::<StringArray>()),
-        StrLayout::LargeUtf8 => Arc::new(values.iter().map(as_str).collect::<arrow::array::LargeStringArray>()),
+        StrLayout::LargeUtf8 => Arc::new(values.iter().map(as_str).collect::<arrow_array::LargeStringArray>()),
         StrLayout::Utf8View => Arc::new(values.iter().map(as_str).collect::<StringViewArray>()),
         StrLayout::Dictionary => {
             let mut dictionary: Vec<&str> = values.iter().filter_map(as_str).collect();
@@ -306,11 +307,11 @@ fn short_keys(u: &mut Unstructured<'_>, layout: StrLayout, len: usize, nullable:
     let picks = picks.into_iter().map(|p| if nullable { p } else { Some(p.unwrap_or("k")) });
     Ok(match layout {
         StrLayout::Utf8 | StrLayout::Dictionary => Arc::new(picks.collect::<StringArray>()),
-        StrLayout::LargeUtf8 => Arc::new(picks.collect::<arrow::array::LargeStringArray>()),
+        StrLayout::LargeUtf8 => Arc::new(picks.collect::<arrow_array::LargeStringArray>()),
         StrLayout::Utf8View => Arc::new(picks.collect::<StringViewArray>()),
-        StrLayout::Binary => Arc::new(picks.map(|p| p.map(str::as_bytes)).collect::<arrow::array::BinaryArray>()),
+        StrLayout::Binary => Arc::new(picks.map(|p| p.map(str::as_bytes)).collect::<arrow_array::BinaryArray>()),
         StrLayout::LargeBinary => {
-            Arc::new(picks.map(|p| p.map(str::as_bytes)).collect::<arrow::array::LargeBinaryArray>())
+            Arc::new(picks.map(|p| p.map(str::as_bytes)).collect::<arrow_array::LargeBinaryArray>())
         }
         StrLayout::BinaryView => Arc::new(picks.map(|p| p.map(str::as_bytes)).collect::<BinaryViewArray>()),
     })

@@ -2,8 +2,10 @@
 //! accessors (not the encoder's binding): field order, nulls, `encode.ignore-null-fields`, map
 //! keys (Jackson's ObjectNode: a repeated key keeps its first position; its value is the last
 //! one, or ROWs merged), Java's lossy UTF-8, Base64, and which rows must fail.
-use arrow::array::{Array, AsArray, StructArray};
-use arrow::datatypes::{DataType as ArrowType, *};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, StructArray};
+use arrow_array::types::*;
+use arrow_schema::{DataType as ArrowType, *};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::shape::{BytesLayout, DayTimeLayout, Shape, StrLayout};
@@ -191,7 +193,7 @@ fn time_value(array: &dyn Array, unit: TimeUnit, i: usize) -> Outcome {
     }
 }
 
-fn list_items(array: &dyn Array, i: usize) -> arrow::array::ArrayRef {
+fn list_items(array: &dyn Array, i: usize) -> arrow_array::ArrayRef {
     match array.data_type() {
         ArrowType::List(_) => array.as_list::<i32>().value(i),
         ArrowType::LargeList(_) => array.as_list::<i64>().value(i),

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use arbitrary::{Result, Unstructured};
-use arrow::datatypes::{DataType as ArrowType, Field, Fields, IntervalUnit, TimeUnit};
+use arrow_schema::{DataType as ArrowType, Field, Fields, IntervalUnit, TimeUnit};
 
 /// How a CHAR/VARCHAR column is carried.
 #[derive(Debug, Clone, Copy, PartialEq)]
