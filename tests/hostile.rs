@@ -360,8 +360,7 @@ fn data_errors_name_the_row_and_field_and_leave_the_encoder_usable() {
 /// zero-filled by the allocator (`calloc`), so its pages are never touched.
 #[test]
 fn slab_past_i32_offsets_is_a_limit_error() {
-    let mut slab = Slab::default();
-    slab.bytes = vec![0u8; i32::MAX as usize + 1];
+    let mut slab = Slab { bytes: vec![0u8; i32::MAX as usize + 1], ..Slab::default() };
     let error = slab.finish_record(5).unwrap_err();
     assert!(matches!(error, KjsonError::Limit { .. }), "{error:?}");
     assert!(error.message().contains("2147483648 bytes") && error.message().contains("split the batch"), "{error}");

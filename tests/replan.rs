@@ -5,13 +5,13 @@
 //! type does not accept.
 use std::sync::Arc;
 
-use arrow_array::types::{Int32Type, Int8Type};
 use arrow_array::builder::*;
+use arrow_array::types::{Int32Type, Int8Type};
 use arrow_array::*;
 use arrow_schema::{DataType as ArrowType, Field, Schema};
-use kjson::PLANS_KEPT;
 use kjson::runtime::{Compatibility, KeyValueSlabs, SinkSpec, Slab};
 use kjson::Encoder;
+use kjson::PLANS_KEPT;
 
 const NAMES: [Option<&str>; 4] = [Some("a\"b"), None, Some("é☃\u{1}"), Some("a\"b")];
 

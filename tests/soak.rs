@@ -136,11 +136,14 @@ fn row_kinds(rows: usize, rng: &mut Rng) -> Int8Array {
     (0..rows).map(|_| rng.below(4) as i8).collect()
 }
 
+/// One thread's schema name, spec and batches (with their row kinds).
+type ThreadWork = (String, SinkSpec, Vec<(RecordBatch, Int8Array)>);
+
 #[test]
 fn eight_threads_with_their_own_encoders_match_a_single_thread() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let passes = if cfg!(debug_assertions) { 3 } else { 30 };
-    let work: Vec<(String, SinkSpec, Vec<(RecordBatch, Int8Array)>)> = schemas()
+    let work: Vec<ThreadWork> = schemas()
         .into_iter()
         .enumerate()
         .map(|(i, (name, spec))| {

@@ -6,10 +6,10 @@
 //! read: the caller keeps it, may pass it with every batch, and releases it.
 use std::sync::Arc;
 
+use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{Int8Array, RecordBatch, RecordBatchOptions, StructArray};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType as ArrowType, Schema};
-use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 
 use crate::parts::slice;
 use crate::status::CallError;

@@ -5,8 +5,8 @@
 use std::fmt::Write;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, DictionaryArray, Int64Array, Int8Array, RecordBatch, StringArray};
 use arrow_array::types::Int32Type;
+use arrow_array::{ArrayRef, DictionaryArray, Int64Array, Int8Array, RecordBatch, StringArray};
 use arrow_schema::{Field, Schema};
 use kjson::runtime::{Compatibility, SinkSpec, Slab};
 use kjson::Encoder;

@@ -115,7 +115,9 @@ fn cli_refuses_offsets_past_the_buffer_end() {
         ("id", Arc::new(Int64Array::from(vec![1, 2, 3]))),
         ("name", Arc::new(StringArray::from(vec!["abc", "def", "ghi"]))),
     ]);
-    for (input, format) in [(ipc_file(&[names.clone()]), "file"), (ipc_stream(&[names.clone()]), "stream")] {
+    for (input, format) in
+        [(ipc_file(std::slice::from_ref(&names)), "file"), (ipc_stream(std::slice::from_ref(&names)), "stream")]
+    {
         let pattern: Vec<u8> = [0i32, 3, 6, 9].iter().flat_map(|o| o.to_le_bytes()).collect();
         let at = input.windows(16).position(|w| w == pattern).expect("offsets in the body");
         let mut corrupt = input.clone();
@@ -158,7 +160,7 @@ fn flipped_bytes_in_ipc_input_never_panic() {
     // An input on which arrow's IPC reader asserts (a caught panic, reported as corrupt input).
     let mut reader_panic: Option<Vec<u8>> = None;
     for (format, input) in
-        [("file", ipc_file(&[nested.clone()])), ("stream", ipc_stream(&[nested.clone(), nested.clone()]))]
+        [("file", ipc_file(std::slice::from_ref(&nested))), ("stream", ipc_stream(&[nested.clone(), nested.clone()]))]
     {
         for at in 0..input.len() {
             // Every byte inverted, every third byte's low bit flipped too.

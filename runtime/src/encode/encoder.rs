@@ -12,7 +12,7 @@ use crate::spec::{Envelope, SideSpec, SinkSpec};
 use crate::types::RowKind;
 
 /// Writes the JSON object of one row for each side of the record. The dynamic encoder walks
-/// its plan ([`DynamicRows`]); a generated encoder has one specialized function per side.
+/// its plan (`DynamicRows`); a generated encoder has one specialized function per side.
 pub trait RowWriter {
     fn write_key(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;
     fn write_value(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;

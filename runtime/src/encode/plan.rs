@@ -104,7 +104,7 @@ impl Plan {
 }
 
 /// The physical-column fields of a schema, skipping the row-kind column if named.
-pub fn physical_fields<'a>(schema: &'a Schema, row_kind_column: Option<usize>) -> Vec<&'a Field> {
+pub fn physical_fields(schema: &Schema, row_kind_column: Option<usize>) -> Vec<&Field> {
     schema.fields().iter().enumerate().filter(|(i, _)| Some(*i) != row_kind_column).map(|(_, f)| f.as_ref()).collect()
 }
 

@@ -14,6 +14,9 @@ pub(crate) struct ConnectorFactory {
     pub kjson: bool,
 }
 
+/// A `kjson.*` option: its key, what a valid value looks like, and the test of a value.
+type OwnOptionCheck = (&'static str, &'static str, fn(&str) -> bool);
+
 impl ConnectorFactory {
     /// The factory for a `connector` value, if kjson knows it (exact, case-sensitive).
     pub fn from_identifier(identifier: &str) -> Option<ConnectorFactory> {
@@ -45,7 +48,7 @@ impl ConnectorFactory {
 
     /// Checks the values of the `kjson.*` options (their keys were checked with the others).
     pub fn check_own_options(self, options: &TableOptions) -> Result<()> {
-        let checks: [(&str, &str, fn(&str) -> bool); 3] = [
+        let checks: [OwnOptionCheck; 3] = [
             (BATCH_ROWS, "a positive integer", |text| parse_java_int(text).is_some_and(|rows| rows > 0)),
             (BATCH_INTERVAL, "a duration such as '200 ms' or '0'", |text| parse_flink_duration_nanos(text).is_some()),
             (ARROW_MEMORY_LIMIT, "a positive memory size such as '256 mb'", |text| {

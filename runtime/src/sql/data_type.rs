@@ -115,7 +115,7 @@ fn parse_logical(cursor: &mut Cursor<'_>, syntax: TypeSyntax) -> Result<LogicalT
             let precision = optional_number(cursor)?;
             TimestampLtz { precision: check_precision(precision, 6, 0, 9, "Timestamp with local time zone precision")? }
         }
-        "INTERVAL" | "NULL" if syntax == TypeSyntax::Ddl => return Err(sql_keyword_error(&token)),
+        "INTERVAL" | "NULL" if syntax == TypeSyntax::Ddl => return Err(sql_keyword_error(token)),
         "INTERVAL" => parse_interval(cursor)?,
         "ARRAY" => Array(Box::new(parse_enclosed_type(cursor, syntax)?)),
         "MULTISET" => Multiset(Box::new(parse_enclosed_type(cursor, syntax)?)),

@@ -187,7 +187,7 @@ impl Floats<'_, f64> {
     }
 }
 
-/// DECIMAL, through a scratch buffer like [`Floats`].
+/// DECIMAL, through a scratch buffer like `Floats`.
 pub struct Decimals<'a> {
     values: Prim<'a, i128>,
     scale: u8,
