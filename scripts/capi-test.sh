@@ -4,13 +4,16 @@
 # C compiler against the shared and the static library and runs both, checks that the header
 # compiles as C++, and runs the shared build under valgrind when it is installed.
 #   scripts/capi-test.sh [--update-header]
-# Needs cbindgen (`cargo install cbindgen --locked`) and cc / c++. CC, CXX override the compilers.
+# Needs cc / c++; installs cbindgen when it is missing. CC, CXX override the compilers.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cc=${CC:-cc}
 cxx=${CXX:-c++}
 header=capi/include/kjson.h
+# The header in the repository was written by this version.
+CBINDGEN_VERSION=0.29.4
+export PATH="$HOME/.cargo/bin:$PATH"
 
 generate_header() {
     (cd capi && cbindgen --quiet --config cbindgen.toml --output "$1")
@@ -19,7 +22,10 @@ if [[ "${1:-}" == "--update-header" ]]; then
     generate_header include/kjson.h
     echo "capi: wrote $header"
 fi
-command -v cbindgen >/dev/null || { echo "capi: cbindgen is missing: cargo install cbindgen --locked" >&2; exit 1; }
+if ! command -v cbindgen >/dev/null; then
+    echo "capi: installing cbindgen $CBINDGEN_VERSION"
+    cargo install cbindgen --version "=$CBINDGEN_VERSION" --locked --quiet
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 generate_header "$work/kjson.h"

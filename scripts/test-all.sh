@@ -27,11 +27,18 @@ stage() {
 }
 
 # Release profile throughout: the parity harness and benches need it, and it compiles Arrow once.
+stage lint scripts/lint.sh
 stage rust-tests cargo test --release --workspace
 stage float-parity scripts/float-parity.sh
 stage flink-parity scripts/parity.sh
-stage jvm-tests mvn -q -f jvm/pom.xml -pl kjson-flink -am verify
-stage flink-sql-kafka-tests mvn -q -f jvm/pom.xml -pl kjson-flink-sql -am verify
+# Flink 2.2: the Java API (JNI, parity) and the SQL connectors, exactly-once on a KRaft broker.
+stage jvm-flink-2.2 mvn -q -f jvm/pom.xml -pl kjson-flink,kjson-flink-sql -am verify
+# Flink 1.20: the same sources and tests against Flink 1.20 and its Kafka connector.
+stage jvm-flink-1.20 mvn -q -f jvm/pom.xml -pl flink-1.20/kjson-flink,flink-1.20/kjson-flink-sql -am verify \
+  -Dkjson.cargo.skip=true
+stage c-abi scripts/capi-test.sh
+stage package-check scripts/package-check.sh
+stage arm64 scripts/arm64-test.sh
 stage sanitizer scripts/sanitize.sh
 stage fuzz scripts/fuzz.sh "${KJSON_FUZZ_SECONDS:-20}"
 
