@@ -29,15 +29,23 @@ impl Decimal {
     }
 }
 
+/// `10^n` for `n` in `0..20`.
+pub(crate) const POW10: [u64; 20] = {
+    let mut table = [1u64; 20];
+    let mut n = 1;
+    while n < 20 {
+        table[n] = table[n - 1] * 10;
+        n += 1;
+    }
+    table
+};
+
 /// Number of decimal digits of `value` (1 for 0).
 pub(crate) fn decimal_len(value: u64) -> usize {
-    let mut len = 1;
-    let mut bound = 10u64;
-    while len < 20 && value >= bound {
-        len += 1;
-        bound = bound.wrapping_mul(10);
-    }
-    len
+    // floor(log2) * 1233 / 4096 is floor(log10) or one less (1233 / 4096 < log10(2)).
+    let log2 = 63 - (value | 1).leading_zeros() as usize;
+    let below = (log2 * 1233) >> 12;
+    below + 1 + usize::from(below + 1 < 20 && value >= POW10[below + 1])
 }
 
 /// Appends `decimal` in Java's layout, with its trailing zeros removed.

@@ -12,10 +12,16 @@
 //!   at a power of two) using wrapping `i32` or `i64` arithmetic when the bit-size estimates
 //!   allow it, exact arithmetic (`u128` or [`BigUint`]) otherwise;
 //! * the last digit is rounded up (ties to an even digit) when the loop stopped "high".
+//!
+//! Running that loop costs far more than the shortest-digit algorithm, and for most values it
+//! prints the shortest digits anyway: [`agreement`] proves cheaply, per value, when it does.
 use super::bignum::{BigUint, DigitDivisor};
 use super::decimal::Decimal;
+use super::jdk19::{self, Choice};
 use super::DecimalDigits;
 use std::cmp::Ordering;
+
+mod agreement;
 
 /// The legacy digits of a value: a decimal when they are known without the digit loop, else the
 /// loop's digit string (which Java prints as is, trailing zero included).
@@ -49,7 +55,9 @@ pub(crate) fn f64_legacy(bits: u64) -> Legacy {
         fraction |= 1 << SIGNIFICAND_SHIFT;
         (biased_exp, SIGNIFICAND_SHIFT + 1)
     };
-    legacy_digits(bin_exp - 1023, fraction, significant_bits)
+    // Subnormals and powers of two never take the shortest-digit route.
+    let shortest = || (biased_exp != 0 && bits & ((1 << 52) - 1) != 0).then(|| jdk19::f64_normal_choice(bits));
+    legacy_digits(bin_exp - 1023, fraction, significant_bits, shortest)
 }
 
 /// Legacy digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
@@ -65,11 +73,18 @@ pub(crate) fn f32_legacy(bits: u32) -> Legacy {
         fraction |= 1 << 23;
         (biased_exp, 24)
     };
-    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, significant_bits)
+    let shortest = || (biased_exp != 0 && bits & ((1 << 23) - 1) != 0).then(|| jdk19::f32_normal_choice(bits));
+    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, significant_bits, shortest)
 }
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
-fn legacy_digits(bin_exp: i32, fraction: u64, significant_bits: i32) -> Legacy {
+/// `shortest` gives the JDK 19 choice for normal values that are not a power of two.
+fn legacy_digits(
+    bin_exp: i32,
+    fraction: u64,
+    significant_bits: i32,
+    shortest: impl FnOnce() -> Option<Choice>,
+) -> Legacy {
     let tail_zeros = fraction.trailing_zeros() as i32;
     let fraction_bits = SIGNIFICAND_SHIFT + 1 - tail_zeros;
     let tiny_bits = (fraction_bits - bin_exp - 1).max(0);
@@ -84,6 +99,11 @@ fn legacy_digits(bin_exp: i32, fraction: u64, significant_bits: i32) -> Legacy {
         return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
     let scale = Scaling::new(bin_exp, fraction, significant_bits);
+    if let Some(choice) =
+        shortest().filter(|choice| agreement::legacy_prints(&scale, choice, bin_exp, fraction, significant_bits))
+    {
+        return Legacy::Decimal(choice.decimal);
+    }
     Legacy::Digits(scale.generate(fraction >> tail_zeros))
 }
 
