@@ -1,16 +1,18 @@
 //! Micro-benchmark of the Java float spellings against the `ryu` crate, on the same values.
 //!
 //! Run: `cargo test --release -p kjson-runtime --test float_bench -- --ignored --nocapture`
-//! Prints ns/value for ryu and both spellings, and each spelling's ratio to ryu (best of 9 runs).
+//! Prints ns/value for ryu and both spellings, and each spelling's ratio to ryu (each chunk of
+//! values timed several times, the fastest timing counted).
 use kjson_runtime::float::{write_f32_json, write_f64_json};
 use kjson_runtime::FloatSpelling;
 use std::hint::black_box;
 use std::time::Instant;
 
 const VALUES: usize = 1 << 16;
-const RUNS: usize = 9;
-/// Each timed run formats the value set this many times.
-const PASSES: usize = 8;
+/// Values timed together: short enough that most timings see no preemption on a busy machine.
+const CHUNK: usize = 256;
+/// Timings of each chunk per formatter; the fastest counts.
+const ROUNDS: usize = 15;
 
 /// xorshift64*: deterministic, no dependency.
 struct Rng(u64);
@@ -51,30 +53,33 @@ fn random_bit_floats(rng: &mut Rng) -> Vec<f32> {
     (0..VALUES).map(|_| f32::from_bits(rng.next() as u32)).filter(|v| v.is_finite()).collect()
 }
 
-/// Times one pass of `format` over all values, in ns per value.
-fn ns_per_value<T: Copy>(values: &[T], out: &mut Vec<u8>, format: &dyn Fn(&mut Vec<u8>, T)) -> f64 {
+/// Time of one pass of `format` over `values`, in ns.
+fn pass_ns<T: Copy>(values: &[T], out: &mut Vec<u8>, format: &dyn Fn(&mut Vec<u8>, T)) -> f64 {
+    out.clear();
     let start = Instant::now();
-    for _ in 0..PASSES {
-        out.clear();
-        for &value in values {
-            format(out, value);
-        }
-        black_box(&*out);
+    for &value in values {
+        format(out, value);
     }
-    start.elapsed().as_nanos() as f64 / (PASSES * values.len()) as f64
+    black_box(&*out);
+    start.elapsed().as_nanos() as f64
 }
 
-/// Best ns/value of each formatter. The formatters take turns within each run, so a load change
-/// on a shared machine hits them alike.
+/// Ns/value of each formatter: per chunk of values the fastest of several timings, summed. The
+/// formatters take turns on each chunk, and a short timing is rarely preempted, so the sum
+/// approaches the unloaded cost even on a shared machine.
 fn best_of_runs<T: Copy>(values: &[T], formatters: &[&dyn Fn(&mut Vec<u8>, T)]) -> Vec<f64> {
-    let mut out = Vec::with_capacity(values.len() * 32);
-    let mut best = vec![f64::INFINITY; formatters.len()];
-    for _ in 0..RUNS {
-        for (slot, format) in best.iter_mut().zip(formatters) {
-            *slot = slot.min(ns_per_value(values, &mut out, *format));
+    let mut out = Vec::with_capacity(CHUNK * 32);
+    let mut total = vec![0.0; formatters.len()];
+    for chunk in values.chunks(CHUNK) {
+        let mut best = vec![f64::INFINITY; formatters.len()];
+        for _ in 0..ROUNDS {
+            for (slot, format) in best.iter_mut().zip(formatters) {
+                *slot = slot.min(pass_ns(chunk, &mut out, *format));
+            }
         }
+        total.iter_mut().zip(&best).for_each(|(sum, ns)| *sum += ns);
     }
-    best
+    total.iter().map(|ns| ns / values.len() as f64).collect()
 }
 
 fn ryu_f64(out: &mut Vec<u8>, value: f64) {
