@@ -12,9 +12,24 @@
 //!   at a power of two) using wrapping `i32` or `i64` arithmetic when the bit-size estimates
 //!   allow it, exact arithmetic (`u128` or [`BigUint`]) otherwise;
 //! * the last digit is rounded up (ties to an even digit) when the loop stopped "high".
+//!
+//! Running that loop costs far more than the shortest-digit algorithm, and for most values it
+//! prints the shortest digits anyway: [`agreement`] proves cheaply, per value, when it does.
 use super::bignum::{BigUint, DigitDivisor};
+use super::decimal::Decimal;
+use super::jdk19::{self, Choice};
 use super::DecimalDigits;
 use std::cmp::Ordering;
+
+mod agreement;
+
+/// The legacy digits of a value: a decimal when they are known without the digit loop, else the
+/// loop's digit string (which Java prints as is, trailing zero included).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Legacy {
+    Decimal(Decimal),
+    Digits(DecimalDigits),
+}
 
 /// Position of the implicit leading bit of a double's significand.
 const SIGNIFICAND_SHIFT: i32 = 52;
@@ -26,8 +41,8 @@ const MIN_SMALL_BIN_EXP: i32 = -21;
 const POW5_BITS: [i32; 27] =
     [0, 3, 5, 7, 10, 12, 14, 17, 19, 21, 24, 26, 28, 31, 33, 35, 38, 40, 42, 45, 47, 49, 52, 54, 56, 59, 61];
 
-/// Digits of a finite, non-zero double's magnitude.
-pub(crate) fn f64_digits(bits: u64) -> DecimalDigits {
+/// Legacy digits of a finite, non-zero double's magnitude.
+pub(crate) fn f64_legacy(bits: u64) -> Legacy {
     let biased_exp = ((bits >> 52) & 0x7ff) as i32;
     let mut fraction = bits & ((1 << 52) - 1);
     let (bin_exp, significant_bits) = if biased_exp == 0 {
@@ -40,11 +55,13 @@ pub(crate) fn f64_digits(bits: u64) -> DecimalDigits {
         fraction |= 1 << SIGNIFICAND_SHIFT;
         (biased_exp, SIGNIFICAND_SHIFT + 1)
     };
-    legacy_digits(bin_exp - 1023, fraction, significant_bits)
+    // Subnormals and powers of two never take the shortest-digit route.
+    let shortest = || (biased_exp != 0 && bits & ((1 << 52) - 1) != 0).then(|| jdk19::f64_normal_choice(bits));
+    legacy_digits(bin_exp - 1023, fraction, significant_bits, shortest)
 }
 
-/// Digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
-pub(crate) fn f32_digits(bits: u32) -> DecimalDigits {
+/// Legacy digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
+pub(crate) fn f32_legacy(bits: u32) -> Legacy {
     let biased_exp = ((bits >> 23) & 0xff) as i32;
     let mut fraction = bits & ((1 << 23) - 1);
     let (bin_exp, significant_bits) = if biased_exp == 0 {
@@ -56,11 +73,18 @@ pub(crate) fn f32_digits(bits: u32) -> DecimalDigits {
         fraction |= 1 << 23;
         (biased_exp, 24)
     };
-    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, significant_bits)
+    let shortest = || (biased_exp != 0 && bits & ((1 << 23) - 1) != 0).then(|| jdk19::f32_normal_choice(bits));
+    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, significant_bits, shortest)
 }
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
-fn legacy_digits(bin_exp: i32, fraction: u64, significant_bits: i32) -> DecimalDigits {
+/// `shortest` gives the JDK 19 choice for normal values that are not a power of two.
+fn legacy_digits(
+    bin_exp: i32,
+    fraction: u64,
+    significant_bits: i32,
+    shortest: impl FnOnce() -> Option<Choice>,
+) -> Legacy {
     let tail_zeros = fraction.trailing_zeros() as i32;
     let fraction_bits = SIGNIFICAND_SHIFT + 1 - tail_zeros;
     let tiny_bits = (fraction_bits - bin_exp - 1).max(0);
@@ -72,10 +96,15 @@ fn legacy_digits(bin_exp: i32, fraction: u64, significant_bits: i32) -> DecimalD
         } else {
             fraction >> (SIGNIFICAND_SHIFT - bin_exp)
         };
-        return integer_digits(integer, dropped_digits);
+        return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
     let scale = Scaling::new(bin_exp, fraction, significant_bits);
-    scale.generate(fraction >> tail_zeros)
+    if let Some(choice) =
+        shortest().filter(|choice| agreement::legacy_prints(&scale, choice, bin_exp, fraction, significant_bits))
+    {
+        return Legacy::Decimal(choice.decimal);
+    }
+    Legacy::Digits(scale.generate(fraction >> tail_zeros))
 }
 
 /// `floor(log10(2^e))`, exact for the small exponents used here.
@@ -83,9 +112,8 @@ fn floor_log10_pow2(e: i32) -> i32 {
     ((i64::from(e) * 661_971_961_083) >> 41) as i32
 }
 
-/// An integer value: drop `dropped_digits` low digits rounding half up, then strip zeros.
-fn integer_digits(mut value: u64, dropped_digits: i32) -> DecimalDigits {
-    let mut point = dropped_digits;
+/// An integer value: drop `dropped_digits` low digits rounding half up (the layout strips zeros).
+fn integer_decimal(mut value: u64, dropped_digits: i32) -> Decimal {
     if dropped_digits != 0 {
         let divisor = 10u64.pow(dropped_digits as u32);
         let residue = value % divisor;
@@ -94,14 +122,7 @@ fn integer_digits(mut value: u64, dropped_digits: i32) -> DecimalDigits {
             value += 1;
         }
     }
-    while value != 0 && value.is_multiple_of(10) {
-        value /= 10;
-        point += 1;
-    }
-    let mut digits = DecimalDigits::empty();
-    digits.push_integer(value);
-    digits.point = point + digits.len as i32;
-    digits
+    Decimal { significand: value, exponent: dropped_digits }
 }
 
 /// The exact rational set-up of the digit loop: value = B / S * 10^dec_exp, margin M.
@@ -115,6 +136,17 @@ struct Scaling {
     s2: i32,
     m5: i32,
     m2: i32,
+}
+
+/// The arithmetic the legacy code picks for the digit loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LoopWidth {
+    /// Wrapping `int` arithmetic.
+    I32,
+    /// Wrapping `long` arithmetic.
+    I64,
+    /// Exact (big integer) arithmetic.
+    Exact,
 }
 
 impl Scaling {
@@ -144,14 +176,24 @@ impl Scaling {
         Scaling { dec_exp, fraction_bits, b5, b2, s5, s2, m5: b5, m2 }
     }
 
-    fn generate(&self, fraction: u64) -> DecimalDigits {
+    /// The legacy choice, from its size estimates of B and 10*S.
+    fn loop_width(&self) -> LoopWidth {
         let b_bits = self.fraction_bits + self.b2 + estimated_pow5_bits(self.b5);
         let ten_s_bits = self.s2 + 1 + estimated_pow5_bits(self.s5 + 1);
-        if b_bits < 64 && ten_s_bits < 64 {
-            if b_bits < 32 && ten_s_bits < 32 {
-                return self.generate_i32(fraction);
-            }
-            return self.generate_i64(fraction);
+        if b_bits < 32 && ten_s_bits < 32 {
+            LoopWidth::I32
+        } else if b_bits < 64 && ten_s_bits < 64 {
+            LoopWidth::I64
+        } else {
+            LoopWidth::Exact
+        }
+    }
+
+    fn generate(&self, fraction: u64) -> DecimalDigits {
+        match self.loop_width() {
+            LoopWidth::I32 => return self.generate_i32(fraction),
+            LoopWidth::I64 => return self.generate_i64(fraction),
+            LoopWidth::Exact => {}
         }
         if self.fits_u128() {
             let five = |exp: i32| 5u128.pow(exp as u32);

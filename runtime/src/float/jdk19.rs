@@ -5,8 +5,8 @@
 //! even digit. This is computed as in the Schubfach paper: the value's rounding interval is
 //! scaled by `10^-k` with a 126-bit approximation `g(k)` ([`SCALED_POW10_INVERSE`]) and rounded
 //! to odd, which keeps every comparison exact while needing only 64x64-bit products.
+use super::decimal::Decimal;
 use super::pow10_table::{K_MIN, SCALED_POW10_INVERSE};
-use super::DecimalDigits;
 
 const F64_Q_MIN: i32 = -1074;
 const F64_C_MIN: u64 = 1 << 52;
@@ -39,29 +39,43 @@ fn scaled_pow10_inverse(k: i32) -> u128 {
     SCALED_POW10_INVERSE[(k - K_MIN) as usize]
 }
 
-/// Digits of a finite, non-zero double's magnitude.
-pub(crate) fn f64_digits(bits: u64) -> DecimalDigits {
+/// The decimal chosen for a normal value, with the value's rounding interval scaled like it:
+/// `lower` and `upper` are `4 * (v -/+ half a gap) / 10^exponent`, rounded to odd, so comparing
+/// them with `4 * significand` is exact (Schubfach's own comparisons are of this form).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Choice {
+    pub(crate) decimal: Decimal,
+    pub(crate) lower: i64,
+    pub(crate) upper: i64,
+}
+
+/// The shortest decimal of a finite, non-zero double's magnitude.
+pub(crate) fn f64_shortest(bits: u64) -> Decimal {
     let fraction = bits & (F64_C_MIN - 1);
     let biased_exp = ((bits >> 52) & 0x7ff) as i32;
-    let (significand, exponent) = if biased_exp != 0 {
+    if biased_exp != 0 {
         let minus_q = -F64_Q_MIN + 1 - biased_exp;
         let c = F64_C_MIN | fraction;
         // Integers below 2^53 print exactly.
         if 0 < minus_q && minus_q < 53 && (c >> minus_q) << minus_q == c {
-            (c >> minus_q, 0)
-        } else {
-            f64_decimal(-minus_q, c, 0)
+            return Decimal { significand: c >> minus_q, exponent: 0 };
         }
+        f64_decimal(-minus_q, c, 0).decimal
     } else if fraction < F64_C_TINY {
-        f64_decimal(F64_Q_MIN, 10 * fraction, -1)
+        f64_decimal(F64_Q_MIN, 10 * fraction, -1).decimal
     } else {
-        f64_decimal(F64_Q_MIN, fraction, 0)
-    };
-    DecimalDigits::from_significand(significand, exponent)
+        f64_decimal(F64_Q_MIN, fraction, 0).decimal
+    }
 }
 
-/// The decimal `(f, e)`, meaning `f * 10^e`, chosen for the value `c * 2^q`.
-fn f64_decimal(q: i32, c: u64, dk: i32) -> (u64, i32) {
+/// Schubfach's choice for a normal double (biased exponent not zero).
+pub(crate) fn f64_normal_choice(bits: u64) -> Choice {
+    let biased_exp = ((bits >> 52) & 0x7ff) as i32;
+    f64_decimal(biased_exp + F64_Q_MIN - 1, F64_C_MIN | (bits & (F64_C_MIN - 1)), 0)
+}
+
+/// The decimal chosen for the value `c * 2^q`.
+fn f64_decimal(q: i32, c: u64, dk: i32) -> Choice {
     let out = (c & 1) as i64;
     let cb = (c << 2) as i64;
     let cbr = cb + 2;
@@ -76,6 +90,11 @@ fn f64_decimal(q: i32, c: u64, dk: i32) -> (u64, i32) {
     let (g1, g0) = ((g >> 63) as u64, g as u64 & MASK_63);
     let scale = |x: i64| round_to_odd_f64(g1, g0, x.wrapping_shl(h) as u64) as i64;
     let (vb, vbl, vbr) = (scale(cb), scale(cbl), scale(cbr));
+    let choice = |significand: i64, exponent: i32| Choice {
+        decimal: Decimal { significand: significand as u64, exponent },
+        lower: vbl,
+        upper: vbr,
+    };
     let s = vb >> 2;
     if s >= 100 {
         // Try one digit fewer first.
@@ -84,19 +103,19 @@ fn f64_decimal(q: i32, c: u64, dk: i32) -> (u64, i32) {
         let upin = vbl + out <= sp10 << 2;
         let wpin = (tp10 << 2) + out <= vbr;
         if upin != wpin {
-            return (if upin { sp10 } else { tp10 } as u64, k);
+            return choice(if upin { sp10 } else { tp10 }, k);
         }
     }
     let t = s + 1;
     let uin = vbl + out <= s << 2;
     let win = (t << 2) + out <= vbr;
     if uin != win {
-        return (if uin { s } else { t } as u64, k + dk);
+        return choice(if uin { s } else { t }, k + dk);
     }
     // Both candidates round to the value: take the closer, the even one on a tie.
     let cmp = vb - ((s + t) << 1);
     let pick_s = cmp < 0 || (cmp == 0 && s & 1 == 0);
-    (if pick_s { s } else { t } as u64, k + dk)
+    choice(if pick_s { s } else { t }, k + dk)
 }
 
 /// `cp * g / 2^127` rounded to odd, where `g = g1 * 2^63 + g0`; the lowest 64 bits of the
@@ -110,28 +129,32 @@ fn round_to_odd_f64(g1: u64, g0: u64, cp: u64) -> u64 {
     vbp | (((z & MASK_63) + MASK_63) >> 63)
 }
 
-/// Digits of a finite, non-zero float's magnitude.
-pub(crate) fn f32_digits(bits: u32) -> DecimalDigits {
+/// The shortest decimal of a finite, non-zero float's magnitude.
+pub(crate) fn f32_shortest(bits: u32) -> Decimal {
     let fraction = bits & (F32_C_MIN - 1);
     let biased_exp = ((bits >> 23) & 0xff) as i32;
-    let (significand, exponent) = if biased_exp != 0 {
+    if biased_exp != 0 {
         let minus_q = -F32_Q_MIN + 1 - biased_exp;
         let c = F32_C_MIN | fraction;
         if 0 < minus_q && minus_q < 24 && (c >> minus_q) << minus_q == c {
-            (c >> minus_q, 0)
-        } else {
-            f32_decimal(-minus_q, c, 0)
+            return Decimal { significand: u64::from(c >> minus_q), exponent: 0 };
         }
+        f32_decimal(-minus_q, c, 0).decimal
     } else if fraction < F32_C_TINY {
-        f32_decimal(F32_Q_MIN, 10 * fraction, -1)
+        f32_decimal(F32_Q_MIN, 10 * fraction, -1).decimal
     } else {
-        f32_decimal(F32_Q_MIN, fraction, 0)
-    };
-    DecimalDigits::from_significand(u64::from(significand), exponent)
+        f32_decimal(F32_Q_MIN, fraction, 0).decimal
+    }
+}
+
+/// Schubfach's choice for a normal float (biased exponent not zero).
+pub(crate) fn f32_normal_choice(bits: u32) -> Choice {
+    let biased_exp = ((bits >> 23) & 0xff) as i32;
+    f32_decimal(biased_exp + F32_Q_MIN - 1, F32_C_MIN | (bits & (F32_C_MIN - 1)), 0)
 }
 
 /// As [`f64_decimal`] for floats: 32-bit candidates, 64-bit `g`.
-fn f32_decimal(q: i32, c: u32, dk: i32) -> (u32, i32) {
+fn f32_decimal(q: i32, c: u32, dk: i32) -> Choice {
     let out = (c & 1) as i32;
     let cb = i64::from(c) << 2;
     let cbr = cb + 2;
@@ -144,6 +167,11 @@ fn f32_decimal(q: i32, c: u32, dk: i32) -> (u32, i32) {
     let g = (scaled_pow10_inverse(k) >> 63) as u64 + 1;
     let scale = |x: i64| round_to_odd_f32(g, x.wrapping_shl(h) as u64);
     let (vb, vbl, vbr) = (scale(cb), scale(cbl), scale(cbr));
+    let choice = |significand: i32, exponent: i32| Choice {
+        decimal: Decimal { significand: significand as u32 as u64, exponent },
+        lower: i64::from(vbl),
+        upper: i64::from(vbr),
+    };
     let s = vb >> 2;
     if s >= 100 {
         let sp10 = 10 * (s / 10);
@@ -151,18 +179,18 @@ fn f32_decimal(q: i32, c: u32, dk: i32) -> (u32, i32) {
         let upin = vbl.wrapping_add(out) <= sp10.wrapping_shl(2);
         let wpin = tp10.wrapping_shl(2).wrapping_add(out) <= vbr;
         if upin != wpin {
-            return (if upin { sp10 } else { tp10 } as u32, k);
+            return choice(if upin { sp10 } else { tp10 }, k);
         }
     }
     let t = s + 1;
     let uin = vbl.wrapping_add(out) <= s.wrapping_shl(2);
     let win = t.wrapping_shl(2).wrapping_add(out) <= vbr;
     if uin != win {
-        return (if uin { s } else { t } as u32, k + dk);
+        return choice(if uin { s } else { t }, k + dk);
     }
     let cmp = vb.wrapping_sub((s + t).wrapping_shl(1));
     let pick_s = cmp < 0 || (cmp == 0 && s & 1 == 0);
-    (if pick_s { s } else { t } as u32, k + dk)
+    choice(if pick_s { s } else { t }, k + dk)
 }
 
 /// `cp * g / 2^95` rounded to odd, truncated to 32 bits.

@@ -7,8 +7,11 @@
 //!
 //! The writers append to a caller's buffer and never allocate beyond growing it.
 use crate::options::FloatSpelling;
+use decimal::{write_decimal, write_layout};
+use jdk17::Legacy;
 
 mod bignum;
+mod decimal;
 mod jdk17;
 mod jdk19;
 mod pow10_table;
@@ -77,11 +80,10 @@ fn write_f64_finite(out: &mut Vec<u8>, v: f64, spelling: FloatSpelling) {
         out.extend_from_slice(if negative { b"-0.0" } else { b"0.0" });
         return;
     }
-    let digits = match spelling {
-        FloatSpelling::Jdk17 => jdk17::f64_digits(magnitude),
-        FloatSpelling::Jdk19 => jdk19::f64_digits(magnitude),
-    };
-    write_layout(out, negative, &digits);
+    match spelling {
+        FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f64_legacy(magnitude)),
+        FloatSpelling::Jdk19 => write_decimal(out, negative, jdk19::f64_shortest(magnitude)),
+    }
 }
 
 fn write_f32_finite(out: &mut Vec<u8>, v: f32, spelling: FloatSpelling) {
@@ -92,11 +94,17 @@ fn write_f32_finite(out: &mut Vec<u8>, v: f32, spelling: FloatSpelling) {
         out.extend_from_slice(if negative { b"-0.0" } else { b"0.0" });
         return;
     }
-    let digits = match spelling {
-        FloatSpelling::Jdk17 => jdk17::f32_digits(magnitude),
-        FloatSpelling::Jdk19 => jdk19::f32_digits(magnitude),
-    };
-    write_layout(out, negative, &digits);
+    match spelling {
+        FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f32_legacy(magnitude)),
+        FloatSpelling::Jdk19 => write_decimal(out, negative, jdk19::f32_shortest(magnitude)),
+    }
+}
+
+fn write_legacy(out: &mut Vec<u8>, negative: bool, legacy: Legacy) {
+    match legacy {
+        Legacy::Decimal(decimal) => write_decimal(out, negative, decimal),
+        Legacy::Digits(digits) => write_layout(out, negative, digits.as_slice(), digits.point),
+    }
 }
 
 /// Capacity of [`DecimalDigits`]; the legacy algorithm's digit buffer has the same size.
@@ -115,19 +123,6 @@ impl DecimalDigits {
         DecimalDigits { bytes: [b'0'; MAX_DIGITS], len: 0, point: 0 }
     }
 
-    /// `significand * 10^exponent`, trailing zeros of the significand removed.
-    fn from_significand(mut significand: u64, exponent: i32) -> Self {
-        let mut point = exponent;
-        while significand != 0 && significand.is_multiple_of(10) {
-            significand /= 10;
-            point += 1;
-        }
-        let mut digits = DecimalDigits::empty();
-        digits.push_integer(significand);
-        digits.point = point + digits.len as i32;
-        digits
-    }
-
     fn is_full(&self) -> bool {
         self.len == MAX_DIGITS
     }
@@ -140,114 +135,8 @@ impl DecimalDigits {
         }
     }
 
-    /// Appends the decimal digits of `value`.
-    fn push_integer(&mut self, mut value: u64) {
-        let mut reversed = [0u8; MAX_DIGITS];
-        let mut count = 0;
-        loop {
-            reversed[count] = b'0' + (value % 10) as u8;
-            count += 1;
-            value /= 10;
-            if value == 0 {
-                break;
-            }
-        }
-        for &digit in reversed[..count].iter().rev() {
-            self.push_digit(i64::from(digit - b'0'));
-        }
-    }
-
     fn last_digit_is_odd(&self) -> bool {
         self.len > 0 && self.bytes[self.len - 1] & 1 == 1
-    }
-
-    fn as_slice(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
-}
-
-/// Java's layout of a decimal: `point` in `1..=7` plain, `-2..=0` as `0.00ddd`, else computerized
-/// scientific notation. Digits are written as given (the legacy algorithm can leave a trailing
-/// zero digit, and Java prints it).
-fn write_layout(out: &mut Vec<u8>, negative: bool, decimal: &DecimalDigits) {
-    let digits = decimal.as_slice();
-    let point = decimal.point;
-    // Longest: sign, 20 digits, point, "E-", three exponent digits; or "0.00" + 20 digits.
-    let mut text = TextBuffer::new();
-    if negative {
-        text.push(b'-');
-    }
-    if (1..8).contains(&point) {
-        let integer_len = digits.len().min(point as usize);
-        text.extend(&digits[..integer_len]);
-        text.push_zeros(point as usize - integer_len);
-        text.push(b'.');
-        if digits.len() > integer_len {
-            text.extend(&digits[integer_len..]);
-        } else {
-            text.push(b'0');
-        }
-    } else if (-2..=0).contains(&point) {
-        text.extend(b"0.");
-        text.push_zeros((-point) as usize);
-        text.extend(digits);
-    } else {
-        text.extend(&digits[..1.min(digits.len())]);
-        text.push(b'.');
-        if digits.len() > 1 {
-            text.extend(&digits[1..]);
-        } else {
-            text.push(b'0');
-        }
-        text.push(b'E');
-        let exponent = point - 1;
-        if exponent < 0 {
-            text.push(b'-');
-        }
-        text.push_exponent(exponent.unsigned_abs());
-    }
-    out.extend_from_slice(text.as_slice());
-}
-
-/// A fixed stack buffer for one formatted number.
-struct TextBuffer {
-    bytes: [u8; 32],
-    len: usize,
-}
-
-impl TextBuffer {
-    fn new() -> Self {
-        TextBuffer { bytes: [0; 32], len: 0 }
-    }
-
-    fn push(&mut self, byte: u8) {
-        if let Some(slot) = self.bytes.get_mut(self.len) {
-            *slot = byte;
-            self.len += 1;
-        }
-    }
-
-    fn extend(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.push(byte);
-        }
-    }
-
-    fn push_zeros(&mut self, count: usize) {
-        for _ in 0..count {
-            self.push(b'0');
-        }
-    }
-
-    /// 1 to 3 digits, no leading zeros.
-    fn push_exponent(&mut self, exponent: u32) {
-        if exponent >= 100 {
-            self.push(b'0' + (exponent / 100) as u8);
-        }
-        if exponent >= 10 {
-            self.push(b'0' + (exponent / 10 % 10) as u8);
-        }
-        self.push(b'0' + (exponent % 10) as u8);
     }
 
     fn as_slice(&self) -> &[u8] {

@@ -30,6 +30,27 @@ const DOUBLES: &[(f64, &str, &str)] = &[
     (123456.789, "123456.789", "123456.789"),
 ];
 
+/// Values where the JDKs differ, found by running `FloatOracle.java` on both (bits, JDK 17, JDK 25):
+/// integers from 2^53 to 2^63 (JDK 17 rounds the exact integer to 17 or 18 digits) and tiny
+/// subnormals.
+const DIVERGENT_DOUBLES: &[(u64, &str, &str)] = &[
+    (0x43c9_1fc9_6ed1_8a18, "3.6207741060506051E18", "3.620774106050605E18"),
+    (0x4383_2476_790a_c875, "1.72419706015780512E17", "1.724197060157805E17"),
+    (0x4376_1ef9_cc14_20c5, "9.9624123315129424E16", "9.962412331512942E16"),
+    (0x4352_d6eb_a314_514c, "2.1211428489872688E16", "2.121142848987269E16"),
+    (0x43dc_277c_c5bd_1800, "8.1149093835062641E18", "8.114909383506264E18"),
+    (0x0000_0000_0000_0014, "1.0E-322", "9.9E-323"),
+    (0x0000_0000_0000_0020, "1.58E-322", "1.6E-322"),
+];
+
+/// As [`DIVERGENT_DOUBLES`], for floats.
+const DIVERGENT_FLOATS: &[(u32, &str, &str)] = &[
+    (0x5000_0000, "8.5899346E9", "8.589935E9"),
+    (0x4cb2_c8be, "9.3734384E7", "9.373438E7"),
+    (0x0000_0047, "1.0E-43", "9.9E-44"),
+    (0x0000_0080, "1.794E-43", "1.8E-43"),
+];
+
 /// (value, JDK 17 text, JDK 25 text)
 const FLOATS: &[(f32, &str, &str)] = &[
     (0.0, "0.0", "0.0"),
@@ -65,6 +86,21 @@ fn floats_match_both_jdks() {
     for &(value, jdk17, jdk25) in FLOATS {
         assert_eq!(java_float_to_string(value, Jdk17), jdk17, "JDK 17, {value:e}");
         assert_eq!(java_float_to_string(value, Jdk19), jdk25, "JDK 25, {value:e}");
+    }
+}
+
+#[test]
+fn divergent_values_match_each_jdk() {
+    for &(bits, jdk17, jdk25) in DIVERGENT_DOUBLES {
+        let value = f64::from_bits(bits);
+        assert_eq!(java_double_to_string(value, Jdk17), jdk17, "JDK 17, {bits:016x}");
+        assert_eq!(java_double_to_string(value, Jdk19), jdk25, "JDK 25, {bits:016x}");
+        assert_eq!(java_double_to_string(-value, Jdk17), format!("-{jdk17}"), "JDK 17, -{bits:016x}");
+    }
+    for &(bits, jdk17, jdk25) in DIVERGENT_FLOATS {
+        let value = f32::from_bits(bits);
+        assert_eq!(java_float_to_string(value, Jdk17), jdk17, "JDK 17, {bits:08x}");
+        assert_eq!(java_float_to_string(value, Jdk19), jdk25, "JDK 25, {bits:08x}");
     }
 }
 

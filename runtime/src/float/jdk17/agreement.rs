@@ -1,0 +1,190 @@
+//! When the legacy digit loop prints exactly the JDK 19 decimal, decided without running it.
+//!
+//! Let `v` be a normal value, not a power of two, that takes the digit loop (not an integer below
+//! 2^63), `D` its JDK 19 decimal with `L` significant digits, and `M` half an ulp of `v`.
+//!
+//! 1. The loop stops at the first length `n` whose truncation of `v` lies in `(v - M, v]` or whose
+//!    round-up lies in `[v, v + M)` (the exact-arithmetic loop also takes a round-up at exactly
+//!    `v + M`), provided its fixed-width arithmetic does not overflow ([`fixed_width_is_exact`]).
+//! 2. That interval lies inside JDK 19's rounding interval `[v - M, v + M]` (open when the
+//!    significand is odd), except the point `v + M`; a decimal shorter than `L` exactly there is
+//!    ruled out by [`no_short_decimal_at_upper_bound`]. JDK 19 found nothing shorter than `L` in
+//!    its interval, so the loop reaches length `L`.
+//! 3. If `D` lies strictly within `M` of `v`, the loop stops at `L`: the closest decimal of length
+//!    `L` is `v`'s truncation or round-up there. Of those two the loop prints the one inside its
+//!    interval, or the closer one (the even last digit on a tie) if both are: `D`, which JDK 19
+//!    chose by the same rule from a superset (a candidate at exactly `v + M` is farther than `D`).
+//! 4. The first digit is right when the loop's estimate of `floor(log10 v)` is exact or one too
+//!    high (a leading zero is then dropped: a one-digit decimal at the next power of ten would have
+//!    to lie within `M` of `v` to stop it, and none does for a normal value).
+//! 5. `L = 1`: the round-up `1` may carry into a new leading digit (`0.0999..` -> `0.1`), so
+//!    that case takes the loop. Otherwise, where the loop forces a second digit (scientific
+//!    notation) it prints `D` followed by `0`, the other two-digit candidate being much farther
+//!    than `M`, and Java's scientific layout prints `d0` as it prints `d`: `d.0E..`.
+//!
+//! Every condition is checked exactly; a value that fails one takes the digit loop.
+use super::{LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
+use crate::float::decimal::{decimal_len, POW10};
+use crate::float::jdk19::Choice;
+
+/// Whether the legacy loop prints `choice.decimal` for the value `fraction * 2^(bin_exp - 52)`
+/// (`fraction` with its leading one at bit 52, `significant_bits` of precision).
+pub(super) fn legacy_prints(
+    scale: &Scaling,
+    choice: &Choice,
+    bin_exp: i32,
+    fraction: u64,
+    significant_bits: i32,
+) -> bool {
+    let decimal = choice.decimal;
+    let scaled = (decimal.significand as i64) << 2;
+    if !(choice.lower < scaled && scaled < choice.upper) {
+        return false;
+    }
+    let stripped = decimal.without_trailing_zeros();
+    let len = decimal_len(stripped.significand) as i32;
+    let point = stripped.exponent + len;
+    // One digit: `1` may be a carry into a new leading digit (0.0999.. -> 0.1).
+    let carry_free = len >= 2 || stripped.significand != 1;
+    // The estimate is exact, or one too high and the loop drops a leading zero.
+    let leading_zero = scale.dec_exp == point;
+    // D's neighbours of length L; with both outside the interval the loop never compares a tie.
+    let Some(&unit) = POW10.get((stripped.exponent - decimal.exponent) as usize) else {
+        return false;
+    };
+    let unit = 4 * unit as i64;
+    let alone = scaled - unit <= choice.lower && scaled + unit >= choice.upper;
+    carry_free
+        && (scale.dec_exp == point - 1 || leading_zero)
+        && no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
+        && fixed_width_is_exact(scale, len as u32 + u32::from(leading_zero), alone)
+}
+
+/// Rules out a decimal with fewer than `L` digits at exactly `v + M` (`unit_exp` is the exponent
+/// of `D`'s last digit, `point - L`).
+///
+/// Below 2^63 the loop only sees non-integers, where `v + M = (2c + 1) * 5^j / 10^j` with `j >= 2`
+/// has at least 18 significant digits for a double (9 for a float): more than `L`. Above, `v + M`
+/// is `(2c + 1) * 2^e` with `e >= 10`; its trailing zeros number at most the multiplicity of 5 in
+/// `2c + 1`, and a shorter decimal needs more than `point - L` of them.
+fn no_short_decimal_at_upper_bound(bin_exp: i32, fraction: u64, significant_bits: i32, unit_exp: i32) -> bool {
+    if bin_exp <= MAX_SMALL_BIN_EXP {
+        return true;
+    }
+    let mut odd = ((fraction >> (53 - significant_bits)) << 1) | 1;
+    let mut fives = 0;
+    while odd.is_multiple_of(5) {
+        odd /= 5;
+        fives += 1;
+    }
+    fives <= unit_exp
+}
+
+/// Whether the legacy `int` or `long` loop computes exactly through `steps` digits (a dropped
+/// leading zero included): the margin `M` grows tenfold per digit, and `B + M` (with
+/// `B < 10 * S`) must stay below the type's maximum; so must `2 * B` unless the decimal is `alone`
+/// in the interval (the loop doubles `B` only to break a tie between two candidates).
+fn fixed_width_is_exact(scale: &Scaling, steps: u32, alone: bool) -> bool {
+    let max = match scale.loop_width() {
+        LoopWidth::I32 => i32::MAX as u128,
+        LoopWidth::I64 => i64::MAX as u128,
+        LoopWidth::Exact => return true,
+    };
+    let (Some(margin), Some(ten_s)) = (pow5_shl(scale.m5, scale.m2), pow5_shl(scale.s5 + 1, scale.s2 + 1)) else {
+        return false;
+    };
+    let Some(last_margin) = POW10.get(steps as usize).and_then(|&power| margin.checked_mul(u128::from(power))) else {
+        return false;
+    };
+    last_margin + ten_s <= max && (alone || 2 * ten_s <= max)
+}
+
+/// `5^exp5 * 2^exp2` for the small exponents of the fixed-width loops, `None` beyond them.
+fn pow5_shl(exp5: i32, exp2: i32) -> Option<u128> {
+    if !(0..=27).contains(&exp5) || !(0..64).contains(&exp2) {
+        return None;
+    }
+    Some(u128::from(POW5[exp5 as usize]) << exp2)
+}
+
+/// `5^n` for `n` in `0..=27`.
+const POW5: [u64; 28] = {
+    let mut table = [1u64; 28];
+    let mut n = 1;
+    while n < 28 {
+        table[n] = table[n - 1] * 5;
+        n += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::{f32_legacy, f64_legacy, Legacy, Scaling};
+    use crate::float::decimal::{write_decimal, write_layout};
+
+    /// xorshift64*: deterministic values without a dependency.
+    fn random_bits(count: usize) -> impl Iterator<Item = u64> {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        (0..count).map(move |_| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        })
+    }
+
+    /// The digit loop's own text for a value that takes it.
+    fn loop_text(bin_exp: i32, fraction: u64, significant_bits: i32) -> Vec<u8> {
+        let scale = Scaling::new(bin_exp, fraction, significant_bits);
+        let digits = scale.generate(fraction >> fraction.trailing_zeros());
+        let mut out = Vec::new();
+        write_layout(&mut out, false, digits.as_slice(), digits.point);
+        out
+    }
+
+    fn fast_text(legacy: Legacy) -> Option<Vec<u8>> {
+        let Legacy::Decimal(decimal) = legacy else {
+            return None;
+        };
+        let mut out = Vec::new();
+        write_decimal(&mut out, false, decimal);
+        Some(out)
+    }
+
+    /// From here on integers take the digit loop too.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+
+    /// Wherever the shortest route is taken for a value the digit loop would print, they agree.
+    #[test]
+    fn shortest_route_matches_the_digit_loop() {
+        let mut taken = 0;
+        for (index, bits) in random_bits(300_000).enumerate() {
+            // Random bit patterns, and readings with few digits (23.47, 0.0031).
+            let double = if index % 2 == 0 {
+                f64::from_bits(bits >> 1)
+            } else {
+                let scale = 10f64.powi((bits % 9) as i32 - 4);
+                ((bits >> 16) % 100_000) as f64 * scale
+            };
+            let float_bits = (bits as u32) >> 1;
+            let biased = ((double.to_bits() >> 52) & 0x7ff) as i32;
+            if double.is_finite() && (double.fract() != 0.0 || double >= TWO_63) && biased != 0 {
+                let fraction = (double.to_bits() & ((1 << 52) - 1)) | (1 << 52);
+                if let Some(text) = fast_text(f64_legacy(double.to_bits())) {
+                    taken += 1;
+                    assert_eq!(text, loop_text(biased - 1023, fraction, 53), "{double:e}");
+                }
+            }
+            let float = f32::from_bits(float_bits);
+            let biased = ((float_bits >> 23) & 0xff) as i32;
+            if float.is_finite() && (float.fract() != 0.0 || f64::from(float) >= TWO_63) && biased != 0 {
+                let fraction = (u64::from(float_bits & ((1 << 23) - 1)) | (1 << 23)) << 29;
+                if let Some(text) = fast_text(f32_legacy(float_bits)) {
+                    assert_eq!(text, loop_text(biased - 127, fraction, 24), "{float:e}");
+                }
+            }
+        }
+        assert!(taken > 100_000, "the shortest route was taken {taken} times");
+    }
+}
