@@ -262,11 +262,11 @@ fn assert_fixture(
     }
 }
 
-/// 2024-01-02 03:04:05 UTC in epoch milliseconds (reference §3.8).
+/// 2024-01-02 03:04:05 UTC in epoch milliseconds.
 const JAN_2_2024: i64 = 1_704_164_645_000;
 
-/// Expected bytes from the Flink reference's [run] tables: §3.1-3.9 scalars, §6.1 key prefix
-/// and EXCEPT_KEY, plain decimals by version (§3.3), TIME by version (§3.7).
+/// Expected bytes written by the real Flink jars (docs/json-format.md lists them): scalars, the key
+/// prefix and EXCEPT_KEY, plain decimals by version, TIME by version.
 #[test]
 fn wide_row_matches_flink_reference_values() {
     let one = |a: ArrayRef| a;
@@ -328,9 +328,9 @@ fn list_map(keys: Vec<Option<&str>>, values: ArrayRef, offsets: Vec<i32>) -> Arr
     Arc::new(ListArray::try_new(entries_field, OffsetBuffer::new(offsets.into()), Arc::new(entries), None).unwrap())
 }
 
-/// Expected bytes from the reference: TIMESTAMP_LTZ gets `Z` at every depth (§3.9),
-/// ignore-null-fields drops null ROW fields at every level but keeps array elements (§4), the
-/// LITERAL null key (§3.11), MULTISET as element -> count (§3.11), upsert tombstones (§6.2).
+/// Expected bytes written by the real Flink jars: TIMESTAMP_LTZ gets `Z` at every depth,
+/// ignore-null-fields drops null ROW fields at every level but keeps array elements, the
+/// LITERAL null key, MULTISET as element -> count, upsert tombstones.
 #[test]
 fn nested_rows_match_flink_reference_values() {
     let ts = |v: Vec<Option<i64>>| -> ArrayRef { Arc::new(TimestampMillisecondArray::from(v)) };
@@ -416,7 +416,7 @@ fn nested_rows_match_flink_reference_values() {
     }
 }
 
-/// §7 of the reference: the CDC envelope wraps the same object `json` writes; INSERT and
+/// The CDC envelope (docs/json-format.md) wraps the same object `json` writes; INSERT and
 /// UPDATE_AFTER as `{"before":null,"after":...,"op":"c"}`, UPDATE_BEFORE and DELETE as
 /// `{"before":...,"after":null,"op":"d"}`, with the key unchanged (no tombstones).
 #[test]

@@ -64,10 +64,13 @@ fn pass_ns<T: Copy>(values: &[T], out: &mut Vec<u8>, format: &dyn Fn(&mut Vec<u8
     start.elapsed().as_nanos() as f64
 }
 
+/// A float formatter under test: appends the text of one value.
+type Formatter<T> = dyn Fn(&mut Vec<u8>, T);
+
 /// Ns/value of each formatter: per chunk of values the fastest of several timings, summed. The
 /// formatters take turns on each chunk, and a short timing is rarely preempted, so the sum
 /// approaches the unloaded cost even on a shared machine.
-fn best_of_runs<T: Copy>(values: &[T], formatters: &[&dyn Fn(&mut Vec<u8>, T)]) -> Vec<f64> {
+fn best_of_runs<T: Copy>(values: &[T], formatters: &[&Formatter<T>]) -> Vec<f64> {
     let mut out = Vec::with_capacity(CHUNK * 32);
     let mut total = vec![0.0; formatters.len()];
     for chunk in values.chunks(CHUNK) {

@@ -1,5 +1,5 @@
 //! A Nexmark data generator for the sinks of queries 0, 9 and 19, faithful to the upstream
-//! nexmark-flink generator's distributions (see `shared/reference/nexmark.md` §7.3), with its own
+//! nexmark-flink generator's distributions, with its own
 //! deterministic PRNG. Output: Arrow batches whose columns are the sink's physical columns, plus
 //! the Flink RowKinds of the updating queries (modelled in [`changelog`]).
 //!

@@ -116,7 +116,7 @@ fn q0_bid_extras_look_like_the_reference() {
     assert!(extras.iter().all(|e| e.bytes().all(allowed)));
     let with_backslash = extras.iter().filter(|e| e.contains('\\')).count() as f64 / extras.len() as f64;
     let mean = extras.iter().map(|e| e.matches('\\').count()).sum::<usize>() as f64 / extras.len() as f64;
-    // Reference §7.4: 71% contain one, 1.29 per value.
+    // The upstream generator's extras: 71% contain one, 1.29 per value.
     assert!((0.67..0.75).contains(&with_backslash), "{with_backslash}");
     assert!((1.2..1.4).contains(&mean), "{mean}");
 }

@@ -1,5 +1,5 @@
-//! Expected strings come from the real JDK 17 and JDK 25 (reference §3.2, plus cases checked with
-//! `tests/float_oracle/FloatOracle.java`). Millions more are compared by `scripts/float-parity.sh`.
+//! Expected strings come from the real JDK 17 and JDK 25 (runs of `Double.toString` and
+//! `Float.toString`, and `tests/float_oracle/FloatOracle.java`; docs/json-format.md explains them). Millions more are compared by `scripts/float-parity.sh`.
 use super::*;
 use FloatSpelling::{Jdk17, Jdk19};
 

@@ -63,8 +63,8 @@ import org.apache.flink.table.types.logical.TimeType;
 import org.apache.flink.table.types.logical.TimestampType;
 
 /**
- * Writes rows as an Arrow IPC file the way flink-python's ArrowUtils maps Flink types (see
- * /work/shared/reference/arrow-input.md), extended for what ArrowUtils refuses: MULTISET as
+ * Writes rows as an Arrow IPC file the way flink-python's ArrowUtils maps Flink types (the
+ * README's input table), extended for what ArrowUtils refuses: MULTISET as
  * Map&lt;T, Int32 not null&gt;, intervals as Int32 months / Int64 millis, and a nullable map key
  * field for maps that carry null keys. A trailing non-null Int8 column {@code __row_kind} holds
  * {@code RowKind.toByteValue()}.

@@ -13,7 +13,7 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 
 /**
  * Nexmark bids as a deterministic function of the event number, shaped like the upstream
- * nexmark-flink generator (see shared/reference/nexmark.md): hot auctions and bidders, prices of
+ * nexmark-flink generator (as the Rust generator in cli/src/nexmark does): hot auctions and bidders, prices of
  * 3 to 8 digits, half the bids on one of four hot channels, cached channel URLs, event times
  * that share milliseconds, and {@code extra} strings of 54 to 81 characters cut from one pool
  * built with a signed modulo (so about 70% contain a backslash that JSON must escape).
