@@ -50,7 +50,12 @@ pub(crate) fn decimal_len(value: u64) -> usize {
 
 /// Appends `decimal` in Java's layout, with its trailing zeros removed.
 pub(crate) fn write_decimal(out: &mut Vec<u8>, negative: bool, decimal: Decimal) {
-    let decimal = decimal.without_trailing_zeros();
+    write_stripped_decimal(out, negative, decimal.without_trailing_zeros());
+}
+
+/// Appends a decimal whose significand has no trailing zeros in Java's layout (stripping again
+/// would lengthen the dependency chain of every value by several multiplications).
+pub(crate) fn write_stripped_decimal(out: &mut Vec<u8>, negative: bool, decimal: Decimal) {
     let mut itoa_buffer = itoa::Buffer::new();
     let digits = itoa_buffer.format(decimal.significand).as_bytes();
     write_layout(out, negative, digits, decimal.exponent + digits.len() as i32);

@@ -23,8 +23,8 @@ use std::cmp::Ordering;
 
 mod agreement;
 
-/// The legacy digits of a value: a decimal when they are known without the digit loop, else the
-/// loop's digit string (which Java prints as is, trailing zero included).
+/// The legacy digits of a value: a decimal (without trailing zeros) when they are known without
+/// the digit loop, else the loop's digit string (which Java prints as is, trailing zero included).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Legacy {
     Decimal(Decimal),
@@ -99,10 +99,10 @@ fn legacy_digits(
         return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
     let scale = Scaling::new(bin_exp, fraction, significant_bits);
-    if let Some(choice) =
-        shortest().filter(|choice| agreement::legacy_prints(&scale, choice, bin_exp, fraction, significant_bits))
+    if let Some(decimal) =
+        shortest().and_then(|choice| agreement::legacy_decimal(&scale, &choice, bin_exp, fraction, significant_bits))
     {
-        return Legacy::Decimal(choice.decimal);
+        return Legacy::Decimal(decimal);
     }
     Legacy::Digits(scale.generate(fraction >> tail_zeros))
 }
@@ -122,7 +122,7 @@ fn integer_decimal(mut value: u64, dropped_digits: i32) -> Decimal {
             value += 1;
         }
     }
-    Decimal { significand: value, exponent: dropped_digits }
+    Decimal { significand: value, exponent: dropped_digits }.without_trailing_zeros()
 }
 
 /// The exact rational set-up of the digit loop: value = B / S * 10^dec_exp, margin M.
@@ -252,7 +252,9 @@ fn upper_pow5_bits(n: i32) -> i32 {
 fn estimate_dec_exp(fraction: u64, bin_exp: i32) -> i32 {
     let significand = f64::from_bits((1023u64 << 52) | (fraction & ((1 << 52) - 1)));
     let estimate = (significand - 1.5) * 0.289529654 + 0.176091259 + f64::from(bin_exp) * 0.301029995663981;
-    estimate.floor() as i32
+    // `floor` without a libm call: |estimate| < 400, so the truncation is exact.
+    let truncated = estimate as i32;
+    truncated - i32::from(f64::from(truncated) > estimate)
 }
 
 /// Generates the wrapping 32-bit and 64-bit digit loops. The comparisons are strict here and a

@@ -7,7 +7,7 @@
 //!
 //! The writers append to a caller's buffer and never allocate beyond growing it.
 use crate::options::FloatSpelling;
-use decimal::{write_decimal, write_layout};
+use decimal::{write_decimal, write_layout, write_stripped_decimal};
 use jdk17::Legacy;
 
 mod bignum;
@@ -102,7 +102,7 @@ fn write_f32_finite(out: &mut Vec<u8>, v: f32, spelling: FloatSpelling) {
 
 fn write_legacy(out: &mut Vec<u8>, negative: bool, legacy: Legacy) {
     match legacy {
-        Legacy::Decimal(decimal) => write_decimal(out, negative, decimal),
+        Legacy::Decimal(decimal) => write_stripped_decimal(out, negative, decimal),
         Legacy::Digits(digits) => write_layout(out, negative, digits.as_slice(), digits.point),
     }
 }
