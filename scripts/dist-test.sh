@@ -17,7 +17,7 @@
 # broker, which dist/ does not ship).
 set -euo pipefail
 
-SHADED_JARS_GLOB="jars/*-shaded.jar"   # connector jars that bundle the JNI library
+SHADED_JARS_GLOB="jars/kjson-flink-sql-connector-kafka-*.jar"   # connector jars (one per Flink line) that bundle the JNI library
 JNI_RESOURCE_DIR="org/kjson/flink/native"
 GLIBC_FLOOR=2.17
 AARCH64_SYSROOT="${AARCH64_SYSROOT:-/usr/aarch64-linux-gnu}"

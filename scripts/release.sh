@@ -97,19 +97,15 @@ collect_target() {
   done
 }
 
-# The jars, packaged and deployed to dist/maven. Contract with the JVM build: the property
-# kjson.native.dir names a directory holding linux-x86_64/ and linux-aarch64/libkjson.so. Until
-# the poms read it, kjson-flink takes ${kjson.repo.root}/target/release/libkjson.so, so that path
-# is staged with the x86-64 library built here (not the host build).
+# The jars, packaged and deployed to dist/maven. The property kjson.native.dir names a directory
+# holding linux-x86_64/ and linux-aarch64/libkjson.so: the jars package those (no cargo step).
 maven_deploy() {
-  local stage="$WORK/maven-root" module
-  install -D -m 644 "$DIST/native/linux-x86_64/$JNI_LIB" "$stage/target/release/$JNI_LIB"
+  local module
   for module in ${MAVEN_MODULES//,/ }; do
     rm -f "$ROOT/jvm/$module"/target/*.jar
   done
   mvn -B -f "$ROOT/jvm/pom.xml" -pl "$MAVEN_MODULES" -am deploy \
-    -Dmaven.test.skip=true -Dkjson.cargo.skip=true \
-    -Dkjson.native.dir="$DIST/native" -Dkjson.repo.root="$stage" \
+    -Dmaven.test.skip=true -Dkjson.native.dir="$DIST/native" \
     -DaltDeploymentRepository="kjson-dist::default::file://$DIST/maven"
 }
 
