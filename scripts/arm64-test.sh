@@ -47,14 +47,14 @@ tools() {
 rust_tests() {
   local args
   for args in "${RUST_TESTS[@]}"; do
-    echo "arm64-test: cargo zigbuild test --release --target $TARGET.$GLIBC_FLOOR $args"
+    echo "arm64-test: cargo-zigbuild test --release --target $TARGET.$GLIBC_FLOOR $args"
     # shellcheck disable=SC2086  # $args is a list of cargo arguments
-    nice cargo zigbuild test --release --target "$TARGET.$GLIBC_FLOOR" $args
+    nice cargo-zigbuild test --release --target "$TARGET.$GLIBC_FLOOR" $args || return 1
   done
 }
 
 build_cli() {
-  nice cargo zigbuild --release --target "$TARGET.$GLIBC_FLOOR" -p "$CLI_PACKAGE" --bin "$CLI_BIN"
+  nice cargo zigbuild --release --target "$TARGET.$GLIBC_FLOOR" -p "$CLI_PACKAGE" --bin "$CLI_BIN" || return 1
   # A binary that does not start under qemu fails here, before the parity harness blames the bytes.
   $(aarch64_runner) "target/$TARGET/release/$CLI_BIN" --version
 }
