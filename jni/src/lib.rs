@@ -203,12 +203,7 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_kindCode0<'local>(
     _class: JClass<'local>,
     handle: jlong,
 ) -> jint {
-    errors::guarded(&mut env, -1, |_| {
-        let shared = registry::registry().get(handle)?;
-        let session =
-            shared.lock().map_err(|_| BridgeError::Misuse(format!("encoder handle {handle:#x} is unusable")))?;
-        Ok(jint::from(session.encoder.kind().is_generated()))
-    })
+    errors::guarded(&mut env, -1, |_| Ok(jint::from(encoder_kind(handle)?.is_generated())))
 }
 
 /// The handle's encoder kind in words, with the spec fingerprint (for logs).
@@ -219,12 +214,16 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_kindDescription0<'
     handle: jlong,
 ) -> jstring {
     errors::guarded(&mut env, std::ptr::null_mut(), |env| {
-        let shared = registry::registry().get(handle)?;
-        let session =
-            shared.lock().map_err(|_| BridgeError::Misuse(format!("encoder handle {handle:#x} is unusable")))?;
-        let description = session.encoder.kind().to_string();
+        let description = encoder_kind(handle)?.to_string();
         Ok(env.new_string(description)?.into_raw())
     })
+}
+
+/// The kind of the encoder behind `handle`.
+fn encoder_kind(handle: jlong) -> Result<kjson_lib::EncoderKind, BridgeError> {
+    let shared = registry::registry().get(handle)?;
+    let session = shared.lock().map_err(|_| BridgeError::Misuse(format!("encoder handle {handle:#x} is unusable")))?;
+    Ok(session.encoder.kind().clone())
 }
 
 /// The library's version and the platform it was built for, e.g. `0.1.0 linux-x86_64`.
