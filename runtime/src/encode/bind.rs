@@ -16,6 +16,7 @@ use arrow_select::take::take;
 use super::plan::{unit_to_millis, PlanNode, RowFieldPlan};
 use crate::error::{KjsonError, Result};
 use crate::format::escape;
+use crate::format::sink::ByteSink;
 
 static STRING_NODE: PlanNode = PlanNode::String;
 
@@ -54,7 +55,7 @@ impl ByteValues<'_> {
     /// Writes value `i` as a JSON string: Arrow guarantees UTF-8 for the string layouts,
     /// binaries are decoded lossily as Java's UTF-8 decoder does.
     #[inline]
-    pub fn write_string(&self, out: &mut Vec<u8>, i: usize) {
+    pub fn write_string<S: ByteSink>(&self, out: &mut S, i: usize) {
         match self {
             ByteValues::Utf8(a) => escape::write_json_str(out, a.value(i)),
             ByteValues::LargeUtf8(a) => escape::write_json_str(out, a.value(i)),

@@ -3,16 +3,17 @@
 use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 
 use super::bind::{bind, undictionary, Column};
-use super::plan::{field_name_json, physical_fields, Plan};
+use super::plan::{physical_fields, Plan};
+use super::program::{ProgramRows, SideFields};
 use super::slab::{KeyValueSlabs, Slab};
-use super::write::{write_field, ValueError, WriteContext, WriteResult};
+use super::write::{ValueError, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
 use crate::spec::{Envelope, SideSpec, SinkSpec};
 use crate::types::RowKind;
 
-/// Writes the JSON object of one row for each side of the record. The dynamic encoder walks
-/// its plan (`DynamicRows`); a generated encoder has one specialized function per side.
+/// Writes the JSON object of one row for each side of the record. The dynamic encoder runs
+/// column programs (`ProgramRows`); a generated encoder has one specialized function per side.
 pub trait RowWriter {
     fn write_key(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;
     fn write_value(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;
@@ -29,8 +30,7 @@ pub trait BatchEncoder: Send {
 
 /// One side of the record, resolved at open: which columns, under which names, with which options.
 pub(crate) struct SidePlan {
-    /// Index of the physical column, `"name":` bytes, and the name for error paths.
-    fields: Vec<(usize, Vec<u8>, String)>,
+    fields: SideFields,
     pub(crate) ctx: WriteContext,
     envelope: Envelope,
     label: &'static str,
@@ -38,12 +38,8 @@ pub(crate) struct SidePlan {
 
 impl SidePlan {
     fn new(side: &SideSpec, compatibility: Compatibility, label: &'static str) -> SidePlan {
-        let fields = side
-            .projection
-            .iter()
-            .zip(&side.field_names)
-            .map(|(&col, name)| (col, field_name_json(name), name.clone()))
-            .collect();
+        let names = side.projection.iter().copied().zip(side.field_names.iter().cloned());
+        let fields = SideFields::new(names, side.options.ignore_null_fields);
         let envelope = side.format.envelope(side.options.ignore_null_fields);
         SidePlan { fields, ctx: WriteContext::new(side.options.clone(), compatibility), envelope, label }
     }
@@ -68,17 +64,6 @@ impl SidePlan {
             slab.bytes.extend_from_slice(w.after);
         }
         slab.finish_record(start)
-    }
-
-    /// The dynamic row object: every projected field through the generic writers.
-    fn write_object(&self, out: &mut Vec<u8>, columns: &[Column<'_>], row: usize) -> WriteResult {
-        out.push(b'{');
-        let mut first = true;
-        for (col, name_json, name) in &self.fields {
-            write_field(&self.ctx, out, &mut first, name_json, name, &columns[*col], row)?;
-        }
-        out.push(b'}');
-        Ok(())
     }
 }
 
@@ -105,37 +90,18 @@ pub(crate) struct Sides {
     upsert: bool,
 }
 
-/// The dynamic [`RowWriter`]: the plan's bound columns through the generic writers.
-pub struct DynamicRows<'s, 'a> {
-    sides: &'s Sides,
-    columns: &'s [Column<'a>],
-}
-
-impl RowWriter for DynamicRows<'_, '_> {
-    fn write_key(&mut self, _: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
-        match &self.sides.key {
-            Some(key) => key.write_object(out, self.columns, row),
-            None => Ok(()),
-        }
-    }
-
-    fn write_value(&mut self, _: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
-        self.sides.value.write_object(out, self.columns, row)
-    }
-}
-
 /// Makes a batch's specialized [`RowWriter`] from its bound columns.
 pub trait RowBinder {
     type Rows<'a>: RowWriter;
-    /// `None`: this batch goes through the generic writers instead.
+    /// `None`: this batch goes through the column programs instead.
     fn bind_rows<'a>(columns: &'a [Column<'a>]) -> Result<Option<Self::Rows<'a>>>;
 }
 
-/// The dynamic encoder's binder: always the generic writers.
-enum GenericOnly {}
+/// The dynamic encoder's binder: always the column programs.
+enum ProgramsOnly {}
 
-impl RowBinder for GenericOnly {
-    type Rows<'a> = DynamicRows<'a, 'a>;
+impl RowBinder for ProgramsOnly {
+    type Rows<'a> = ProgramRows<'a, 'a>;
     fn bind_rows<'a>(_: &'a [Column<'a>]) -> Result<Option<Self::Rows<'a>>> {
         Ok(None)
     }
@@ -193,11 +159,11 @@ impl DynamicEncoder {
     /// `row_kinds` holds Flink RowKind values (0 +I, 1 -U, 2 +U, 3 -D); absent means all +I.
     /// On error nothing is handed out; the next call starts afresh.
     pub fn encode(&mut self, batch: &RecordBatch, row_kinds: Option<&Int8Array>) -> Result<&KeyValueSlabs> {
-        self.encode_with::<GenericOnly>(batch, row_kinds)
+        self.encode_with::<ProgramsOnly>(batch, row_kinds)
     }
 
     /// The encode steps with a specialized row writer: `B` makes it from the batch's bound
-    /// columns, or declines (`None`) and the batch goes through the generic writers.
+    /// columns, or declines (`None`) and the batch goes through the column programs.
     pub(crate) fn encode_with<B: RowBinder>(
         &mut self,
         batch: &RecordBatch,
@@ -218,7 +184,8 @@ impl DynamicEncoder {
         match B::bind_rows(&columns)? {
             Some(mut rows) => encode_rows(&self.sides, &mut self.slabs, &mut rows, kinds, batch.num_rows())?,
             None => {
-                let mut rows = DynamicRows { sides: &self.sides, columns: &columns };
+                let key = self.sides.key.as_ref().map(|k| &k.fields);
+                let mut rows = ProgramRows::bind(key, &self.sides.value.fields, &columns)?;
                 encode_rows(&self.sides, &mut self.slabs, &mut rows, kinds, batch.num_rows())?
             }
         }

@@ -7,6 +7,7 @@ mod bind;
 pub mod codegen_support;
 mod encoder;
 mod plan;
+mod program;
 mod slab;
 mod validate;
 mod write;

@@ -1,9 +1,12 @@
-//! Writing bound values as JSON, one value at a time (the dynamic encoder's row loop).
+//! Writing nested values (ROW, ARRAY, MAP and MULTISET, and the values inside them) as JSON,
+//! one value at a time.
 use std::borrow::Cow;
 
 use super::bind::{ByteValues, Column, Offsets};
 use super::plan::{field_name_json, RowFieldPlan};
 use crate::float;
+use crate::format::sink::ByteSink;
+use crate::format::temporal::{DayCache, SecondCache};
 use crate::format::{self, base64, decimal, escape, temporal};
 use crate::options::{Compatibility, JsonOptions, MapNullKeyMode};
 
@@ -84,7 +87,8 @@ pub fn write_nullable(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i
     }
 }
 
-/// Writes the non-null value `i` of `col`.
+/// Writes the non-null value `i` of `col`: a ROW, ARRAY or MAP, or a value inside one. (Top-level
+/// scalar columns go through the typed accessors of `codegen_support`, bound once per batch.)
 pub fn write_value(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i: usize) -> WriteResult {
     let spelling = ctx.compatibility.float_spelling;
     match col {
@@ -101,18 +105,18 @@ pub fn write_value(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i: u
         }
         Column::Str(values, _) => values.write_string(out, i),
         Column::Bytes(values, _) => base64::write_base64_json(out, values.bytes(i)),
-        Column::Date32(p) => temporal::write_date_json(out, i64::from(p.values[i])),
-        Column::Date64(p) => temporal::write_date_json(out, p.values[i].div_euclid(86_400_000)),
+        Column::Date32(p) => temporal::write_date_json(out, &mut DayCache::new(), i64::from(p.values[i])),
+        Column::Date64(p) => {
+            temporal::write_date_json(out, &mut DayCache::new(), p.values[i].div_euclid(86_400_000));
+        }
         Column::Time32 { values, mul, div } => write_time(ctx, out, i64::from(values.values[i]) * mul / div)?,
         Column::Time64 { values, mul, div } => write_time(ctx, out, values.values[i].wrapping_mul(*mul) / div)?,
         Column::Timestamp { values, unit, ltz } => {
             let (millis, nanos) = timestamp_parts(values.values[i], *unit);
-            temporal::write_timestamp_json(out, millis, nanos, ctx.options.timestamp_format, *ltz);
+            let format = ctx.options.timestamp_format;
+            temporal::write_timestamp_json(out, &mut SecondCache::new(), millis, nanos, format, *ltz);
         }
-        Column::DayTime(p) => {
-            let v = p.values[i];
-            format::write_int(out, i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds));
-        }
+        Column::DayTime(p) => format::write_int(out, day_time_millis(p.values[i])),
         Column::Duration { values, mul, div } => format::write_int(out, values.values[i].wrapping_mul(*mul) / div),
         Column::List { offsets, child, .. } => write_list(ctx, out, offsets, child, i)?,
         Column::Map { offsets, keys, values, .. } => {
@@ -131,15 +135,25 @@ pub fn write_value(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i: u
     Ok(())
 }
 
-fn write_time(ctx: &WriteContext, out: &mut Vec<u8>, millis: i64) -> WriteResult {
+/// TIME from milliseconds of the day; fails outside one day (Flink's `LocalTime` cannot hold it).
+#[inline]
+pub(crate) fn write_time<S: ByteSink>(ctx: &WriteContext, out: &mut S, millis: i64) -> WriteResult {
     if !(0..86_400_000).contains(&millis) {
-        return Err(ValueError::OutOfRange {
-            what: format!("TIME value of {millis} ms is outside one day"),
-            path: vec![],
-        });
+        return Err(time_out_of_range(millis));
     }
     temporal::write_time_json(out, millis as i32, ctx.compatibility.flink_version);
     Ok(())
+}
+
+/// Milliseconds of an Arrow (days, milliseconds) interval.
+#[inline(always)]
+pub(crate) fn day_time_millis(v: arrow_buffer::IntervalDayTime) -> i64 {
+    i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds)
+}
+
+#[cold]
+fn time_out_of_range(millis: i64) -> ValueError {
+    ValueError::OutOfRange { what: format!("TIME value of {millis} ms is outside one day"), path: vec![] }
 }
 
 /// Flink's `TimestampData`: epoch milliseconds and nanoseconds within the millisecond.

@@ -3,6 +3,8 @@
 //! Jackson's `MIME-NO-LINEFEEDS` variant: the standard alphabet (`+`, `/`) with `=` padding. No
 //! character of the alphabet needs JSON escaping, so the text goes between quotes as-is.
 
+use super::sink::ByteSink;
+
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// Number of Base64 characters (padding included) for `len` input bytes.
@@ -11,32 +13,27 @@ pub fn base64_len(len: usize) -> usize {
     len.div_ceil(3) * 4
 }
 
-/// Appends `bytes` as a quoted Base64 JSON string.
-pub fn write_base64_json(out: &mut Vec<u8>, bytes: &[u8]) {
-    let start = out.len();
-    // Sizing once and filling in place avoids a capacity check per output byte.
-    out.resize(start + base64_len(bytes.len()) + 2, 0);
-    let text = &mut out[start..];
-    text[0] = b'"';
-    let last = text.len() - 1;
-    text[last] = b'"';
-    encode_into(&mut text[1..last], bytes);
+/// Input bytes encoded per step: twelve groups of three, 48 characters.
+const BLOCK_INPUT: usize = 36;
+
+/// The most bytes [`write_base64_json`] writes for `len` input bytes: the text, its quotes, and
+/// the write-ahead of the last 48-byte block.
+#[inline]
+pub fn base64_bound(len: usize) -> usize {
+    base64_len(len) + 2 + 48
 }
 
-/// [`write_base64_json`] into any sink: at most `base64_len(len) + 2` bytes.
-pub fn write_base64_json_to<S: crate::format::sink::ByteSink>(out: &mut S, bytes: &[u8]) {
+/// Appends `bytes` as a quoted Base64 JSON string (see [`base64_bound`]).
+///
+/// Encodes into a 48-byte stack block and appends it whole, cut to length: a fixed-size store
+/// into either sink, with no capacity check per character.
+pub fn write_base64_json<S: ByteSink>(out: &mut S, bytes: &[u8]) {
     out.put_byte(b'"');
-    let groups = bytes.chunks_exact(3);
-    let tail = groups.remainder();
-    for group in groups {
-        let mut quad = [0u8; 4];
-        encode_into(&mut quad, group);
-        out.put_chunk(&quad, 4);
-    }
-    if !tail.is_empty() {
-        let mut quad = [0u8; 4];
-        encode_into(&mut quad, tail);
-        out.put_chunk(&quad, 4);
+    for block in bytes.chunks(BLOCK_INPUT) {
+        let mut text = [0u8; 48];
+        let len = base64_len(block.len());
+        encode_into(&mut text[..len], block);
+        out.put_chunk(&text, len);
     }
     out.put_byte(b'"');
 }

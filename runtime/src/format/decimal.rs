@@ -2,12 +2,19 @@
 //! `toPlainString()` with `encode.decimal-as-plain-number` (1.20 strips trailing zeros first).
 //!
 //! Digits are formatted into a stack buffer by `itoa`; nothing allocates.
+use super::sink::ByteSink;
 use crate::options::FlinkVersion;
 
 const ZEROS: [u8; 64] = [b'0'; 64];
 
+/// The most bytes [`write_decimal`] writes at `scale`: sign, the 39 digits of an `i128`, `0.`
+/// and as many zeros as the scale (plain form); the scientific form is at most 45 bytes.
+pub const fn decimal_bound(scale: u8) -> usize {
+    64 + scale as usize
+}
+
 /// `unscaled * 10^-scale`, a bare JSON number.
-pub fn write_decimal(out: &mut Vec<u8>, unscaled: i128, scale: u8, plain: bool, version: FlinkVersion) {
+pub fn write_decimal<S: ByteSink>(out: &mut S, unscaled: i128, scale: u8, plain: bool, version: FlinkVersion) {
     let mut buf = itoa::Buffer::new();
     let digits = buf.format(unscaled.unsigned_abs()).as_bytes();
     let negative = unscaled < 0;
@@ -17,7 +24,7 @@ pub fn write_decimal(out: &mut Vec<u8>, unscaled: i128, scale: u8, plain: bool, 
     }
     if unscaled == 0 {
         // `stripTrailingZeros` of any zero is `BigDecimal.ZERO`: scale 0.
-        out.push(b'0');
+        out.put_byte(b'0');
         return;
     }
     let trailing_zeros = digits.iter().rev().take_while(|&&d| d == b'0').count();
@@ -32,22 +39,22 @@ pub fn write_decimal(out: &mut Vec<u8>, unscaled: i128, scale: u8, plain: bool, 
 
 /// Appends `count` ASCII zeros.
 #[inline]
-fn push_zeros(out: &mut Vec<u8>, mut count: usize) {
+fn push_zeros<S: ByteSink>(out: &mut S, mut count: usize) {
     while count > 0 {
         let step = count.min(ZEROS.len());
-        out.extend_from_slice(&ZEROS[..step]);
+        out.put(&ZEROS[..step]);
         count -= step;
     }
 }
 
 /// Java `BigDecimal.toPlainString()`: never an exponent; a negative scale appends zeros.
-fn write_plain(out: &mut Vec<u8>, negative: bool, digits: &[u8], scale: i32) {
+fn write_plain<S: ByteSink>(out: &mut S, negative: bool, digits: &[u8], scale: i32) {
     if negative {
-        out.push(b'-');
+        out.put_byte(b'-');
     }
     let n = digits.len();
     if scale <= 0 {
-        out.extend_from_slice(digits);
+        out.put(digits);
         push_zeros(out, scale.unsigned_abs() as usize);
         return;
     }
@@ -56,44 +63,44 @@ fn write_plain(out: &mut Vec<u8>, negative: bool, digits: &[u8], scale: i32) {
 
 /// `digits` with a decimal point `scale` places from the right (scale > 0), `0.000ddd` if needed.
 #[inline]
-fn write_point_form(out: &mut Vec<u8>, digits: &[u8], scale: usize, n: usize) {
+fn write_point_form<S: ByteSink>(out: &mut S, digits: &[u8], scale: usize, n: usize) {
     if n > scale {
-        out.extend_from_slice(&digits[..n - scale]);
-        out.push(b'.');
-        out.extend_from_slice(&digits[n - scale..]);
+        out.put(&digits[..n - scale]);
+        out.put_byte(b'.');
+        out.put(&digits[n - scale..]);
     } else {
-        out.extend_from_slice(b"0.");
+        out.put(b"0.");
         push_zeros(out, scale - n);
-        out.extend_from_slice(digits);
+        out.put(digits);
     }
 }
 
 /// Java `BigDecimal.toString()`: plain when `scale >= 0` and the adjusted exponent is `>= -6`,
 /// otherwise `d.dddE+n` / `d.dddE-n`.
-fn write_java_to_string(out: &mut Vec<u8>, negative: bool, digits: &[u8], scale: i32) {
+fn write_java_to_string<S: ByteSink>(out: &mut S, negative: bool, digits: &[u8], scale: i32) {
     if negative {
-        out.push(b'-');
+        out.put_byte(b'-');
     }
     let n = digits.len();
     let adjusted = n as i32 - 1 - scale;
     if scale >= 0 && adjusted >= -6 {
         if scale == 0 {
-            out.extend_from_slice(digits);
+            out.put(digits);
         } else {
             write_point_form(out, digits, scale as usize, n);
         }
         return;
     }
-    out.push(digits[0]);
+    out.put_byte(digits[0]);
     if n > 1 {
-        out.push(b'.');
-        out.extend_from_slice(&digits[1..]);
+        out.put_byte(b'.');
+        out.put(&digits[1..]);
     }
-    out.push(b'E');
+    out.put_byte(b'E');
     if adjusted > 0 {
-        out.push(b'+');
+        out.put_byte(b'+');
     }
-    out.extend_from_slice(itoa::Buffer::new().format(adjusted).as_bytes());
+    out.put(itoa::Buffer::new().format(adjusted).as_bytes());
 }
 
 #[cfg(test)]

@@ -103,23 +103,16 @@ pub fn needs_escape(bytes: &[u8]) -> bool {
     find_attention(bytes, 0).is_some()
 }
 
-/// Appends `s` as a quoted, escaped JSON string.
+/// Appends `s` as a quoted, escaped JSON string; a [`super::sink::Reserved`] sink needs
+/// [`quoted_bound`] bytes.
 #[inline]
-pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
-    out.reserve(s.len() + 2);
-    write_json_str_to(out, s);
-}
-
-/// [`write_json_str`] into any sink; a [`super::sink::Reserved`] one needs `6 * len + 34`
-/// bytes (`\u00XX` per byte at worst, plus the 32-byte write-ahead and the quotes).
-#[inline]
-pub fn write_json_str_to<S: ByteSink>(out: &mut S, s: &str) {
+pub fn write_json_str<S: ByteSink>(out: &mut S, s: &str) {
     out.put_byte(b'"');
     escape_into(out, s);
     out.put_byte(b'"');
 }
 
-/// The most bytes [`write_json_str_to`] (or [`write_json_bytes_lossy_to`]) writes for `len`
+/// The most bytes [`write_json_str`] (or [`write_json_bytes_lossy`]) writes for `len`
 /// input bytes, counting the write-ahead of its block loop.
 #[inline(always)]
 pub const fn quoted_bound(len: usize) -> usize {
@@ -238,16 +231,11 @@ fn write_surrogate_pair<S: ByteSink>(out: &mut S, code_point: u32) {
 /// That is the "maximal subpart" rule of Rust's `from_utf8_lossy` except for a UTF-8 encoded
 /// surrogate (`ED A0..BF`): Java replaces it, with a following continuation byte, by one
 /// U+FFFD where the maximal-subpart rule gives one per byte.
-pub fn write_json_bytes_lossy(out: &mut Vec<u8>, bytes: &[u8]) {
-    out.reserve(bytes.len() + 2);
-    write_json_bytes_lossy_to(out, bytes);
-}
-
-/// [`write_json_bytes_lossy`] into any sink (bound: [`quoted_bound`]; U+FFFD, 3 bytes, replaces
-/// at least one byte).
-pub fn write_json_bytes_lossy_to<S: ByteSink>(out: &mut S, bytes: &[u8]) {
+///
+/// Bound: [`quoted_bound`] (U+FFFD, 3 bytes, replaces at least one byte).
+pub fn write_json_bytes_lossy<S: ByteSink>(out: &mut S, bytes: &[u8]) {
     if let Ok(s) = std::str::from_utf8(bytes) {
-        write_json_str_to(out, s);
+        write_json_str(out, s);
         return;
     }
     out.put_byte(b'"');

@@ -5,6 +5,7 @@
 //! 0000..9999, a `-` before negative years (`-0001`), a `+` before years past 9999 (`+10000`).
 //! Everything formats into stack buffers with a digit-pair table; [`DayCache`] lets a batch encoder
 //! skip the calendar arithmetic when consecutive timestamps fall on the same day.
+use super::sink::ByteSink;
 use crate::options::{FlinkVersion, TimestampFormat};
 
 const MILLIS_PER_DAY: i64 = 86_400_000;
@@ -130,8 +131,10 @@ impl Default for DayCache {
 }
 
 impl DayCache {
-    pub fn new() -> DayCache {
-        DayCache { epoch_day: 0, date: DateText::from_epoch_day(0) }
+    /// Empty: the first call formats its day. (`i64::MIN` is no day a caller can ask for:
+    /// days come from an `i32` or from epoch milliseconds divided by a day.)
+    pub const fn new() -> DayCache {
+        DayCache { epoch_day: i64::MIN, date: DateText { len: 0, bytes: [0; 32] } }
     }
 
     /// `yyyy-MM-dd` of `epoch_day`, recomputed only when the day changes.
@@ -143,25 +146,6 @@ impl DayCache {
         }
         self.date.as_bytes()
     }
-}
-
-/// `"yyyy-MM-dd"` from days since 1970-01-01 (Java ISO years: `-0001`, `+10000`).
-pub fn write_date_json(out: &mut Vec<u8>, epoch_day: i64) {
-    write_quoted(out, DateText::from_epoch_day(epoch_day).as_bytes());
-}
-
-/// Like [`write_date_json`], reusing the last day's text.
-#[inline]
-pub fn write_date_json_cached(out: &mut Vec<u8>, cache: &mut DayCache, epoch_day: i64) {
-    write_quoted(out, cache.date(epoch_day));
-}
-
-#[inline]
-fn write_quoted(out: &mut Vec<u8>, text: &[u8]) {
-    out.reserve(text.len() + 2);
-    out.push(b'"');
-    out.extend_from_slice(text);
-    out.push(b'"');
 }
 
 /// `HH:mm:ss` then, if `nano_of_second` is not zero, `.` and its nine digits without trailing
@@ -203,80 +187,21 @@ fn put_fraction(dst: &mut [u8], nano_of_second: u32) -> usize {
 }
 
 /// `"HH:mm:ss[.fff]"` from milliseconds of the day; the fraction only from Flink 2.3 on.
+/// Writes at most [`TIME_BOUND`] bytes.
 ///
 /// Flink only ever holds 0..86_399_999 here; other values wrap around the day instead of failing.
-pub fn write_time_json(out: &mut Vec<u8>, millis_of_day: i32, version: FlinkVersion) {
+pub fn write_time_json<S: ByteSink>(out: &mut S, millis_of_day: i32, version: FlinkVersion) {
     let millis = millis_of_day.rem_euclid(MILLIS_PER_DAY as i32) as u32;
     let nano_of_second = if version.time_has_fraction() { millis % 1000 * NANOS_PER_MILLI } else { 0 };
-    let mut text = [0u8; 24];
-    let len = put_time_of_day(&mut text, millis / 1000, nano_of_second);
-    write_quoted(out, &text[..len]);
+    let mut text = [0u8; TIME_BOUND];
+    text[0] = b'"';
+    let end = 1 + put_time_of_day(&mut text[1..], millis / 1000, nano_of_second);
+    text[end] = b'"';
+    out.put_chunk(&text, end + 1);
 }
 
-/// Epoch milliseconds as (epoch day, millisecond of day), flooring toward the past.
-#[inline]
-pub fn split_epoch_millis(epoch_millis: i64) -> (i64, u32) {
-    (epoch_millis.div_euclid(MILLIS_PER_DAY), epoch_millis.rem_euclid(MILLIS_PER_DAY) as u32)
-}
-
-/// A timestamp from epoch milliseconds plus nanoseconds within the millisecond (Flink's
-/// `TimestampData`); `ltz` adds the `Z` suffix.
-pub fn write_timestamp_json(
-    out: &mut Vec<u8>,
-    epoch_millis: i64,
-    nano_of_milli: u32,
-    format: TimestampFormat,
-    ltz: bool,
-) {
-    let (epoch_millis, nano_of_milli) = normalize_nanos(epoch_millis, nano_of_milli);
-    let (epoch_day, millis_of_day) = split_epoch_millis(epoch_millis);
-    let date = DateText::from_epoch_day(epoch_day);
-    write_timestamp_parts(out, date.as_bytes(), millis_of_day, nano_of_milli, format, ltz);
-}
-
-/// Like [`write_timestamp_json`], reusing the date text of the previous call's day.
-#[inline]
-pub fn write_timestamp_json_cached(
-    out: &mut Vec<u8>,
-    cache: &mut DayCache,
-    epoch_millis: i64,
-    nano_of_milli: u32,
-    format: TimestampFormat,
-    ltz: bool,
-) {
-    let (epoch_millis, nano_of_milli) = normalize_nanos(epoch_millis, nano_of_milli);
-    let (epoch_day, millis_of_day) = split_epoch_millis(epoch_millis);
-    write_timestamp_parts(out, cache.date(epoch_day), millis_of_day, nano_of_milli, format, ltz);
-}
-
-/// `"` date, separator, time of day, optional `Z`, `"`; `nano_of_milli` < 1_000_000.
-#[inline]
-fn write_timestamp_parts(
-    out: &mut Vec<u8>,
-    date: &[u8],
-    millis_of_day: u32,
-    nano_of_milli: u32,
-    format: TimestampFormat,
-    ltz: bool,
-) {
-    // Separator, up to 18 bytes of time, `Z`, closing quote.
-    let mut tail = [0u8; 24];
-    tail[0] = match format {
-        TimestampFormat::Sql => b' ',
-        TimestampFormat::Iso8601 => b'T',
-    };
-    let nano_of_second = millis_of_day % 1000 * NANOS_PER_MILLI + nano_of_milli;
-    let mut end = 1 + put_time_of_day(&mut tail[1..], millis_of_day / 1000, nano_of_second);
-    if ltz {
-        tail[end] = b'Z';
-        end += 1;
-    }
-    tail[end] = b'"';
-    out.reserve(date.len() + end + 2);
-    out.push(b'"');
-    out.extend_from_slice(date);
-    out.extend_from_slice(&tail[..end + 1]);
-}
+/// The most bytes [`write_time_json`] writes (its whole text buffer).
+pub const TIME_BOUND: usize = 24;
 
 /// Remembers the text of the last timestamp written and of its second. In a batch most
 /// timestamps repeat the previous row's value or at least its second: then writing one is a
@@ -303,7 +228,7 @@ impl Default for SecondCache {
 }
 
 impl SecondCache {
-    pub fn new() -> SecondCache {
+    pub const fn new() -> SecondCache {
         let day = DayCache::new();
         SecondCache { epoch_second: 0, separator: 0, prefix_len: 0, last: (0, 0, false), len: 0, text: [0; 48], day }
     }
@@ -344,10 +269,11 @@ impl SecondCache {
     }
 }
 
-/// Like [`write_timestamp_json`], reusing the text of the previous call's value or second.
-/// Writes [`TIMESTAMP_BOUND`] bytes and keeps the text's length.
+/// A timestamp from epoch milliseconds plus nanoseconds within the millisecond (Flink's
+/// `TimestampData`); `ltz` adds the `Z` suffix. Reuses the text of the previous call's value or
+/// second; writes [`TIMESTAMP_BOUND`] bytes and keeps the text's length.
 #[inline]
-pub fn write_timestamp_json_by_second<S: crate::format::sink::ByteSink>(
+pub fn write_timestamp_json<S: ByteSink>(
     out: &mut S,
     cache: &mut SecondCache,
     epoch_millis: i64,
@@ -367,12 +293,13 @@ pub fn write_timestamp_json_by_second<S: crate::format::sink::ByteSink>(
     out.put_chunk(&cache.text, cache.len as usize);
 }
 
-/// The most bytes [`write_timestamp_json_by_second`] writes (its whole text buffer).
+/// The most bytes [`write_timestamp_json`] writes (its whole text buffer).
 pub const TIMESTAMP_BOUND: usize = 48;
 
-/// `"yyyy-MM-dd"` of a day from the cache, into any sink; writes at most [`DATE_BOUND`] bytes.
+/// `"yyyy-MM-dd"` from days since 1970-01-01 (Java ISO years: `-0001`, `+10000`), reusing the
+/// cache's text when the day repeats; writes at most [`DATE_BOUND`] bytes.
 #[inline]
-pub fn write_date_json_to<S: crate::format::sink::ByteSink>(out: &mut S, cache: &mut DayCache, epoch_day: i64) {
+pub fn write_date_json<S: ByteSink>(out: &mut S, cache: &mut DayCache, epoch_day: i64) {
     let date = cache.date(epoch_day);
     let mut text = [0u8; 32];
     text[0] = b'"';
@@ -381,7 +308,7 @@ pub fn write_date_json_to<S: crate::format::sink::ByteSink>(out: &mut S, cache: 
     out.put_chunk(&text, date.len() + 2);
 }
 
-/// The most bytes [`write_date_json_to`] writes.
+/// The most bytes [`write_date_json`] writes.
 pub const DATE_BOUND: usize = 32;
 
 /// Flink keeps nano-of-milli in 0..999_999; carry any excess into the milliseconds.
@@ -402,7 +329,7 @@ mod tests {
 
     fn date(epoch_day: i64) -> String {
         let mut out = Vec::new();
-        write_date_json(&mut out, epoch_day);
+        write_date_json(&mut out, &mut DayCache::new(), epoch_day);
         String::from_utf8(out).unwrap()
     }
 
@@ -414,7 +341,7 @@ mod tests {
 
     fn timestamp(millis: i64, nanos: u32, format: TimestampFormat, ltz: bool) -> String {
         let mut out = Vec::new();
-        write_timestamp_json(&mut out, millis, nanos, format, ltz);
+        write_timestamp_json(&mut out, &mut SecondCache::new(), millis, nanos, format, ltz);
         String::from_utf8(out).unwrap()
     }
 
@@ -645,14 +572,11 @@ mod tests {
                 _ => (Iso8601, true),
             };
             let mut cached = Vec::new();
-            write_timestamp_json_cached(&mut cached, &mut cache, millis, nanos, format, ltz);
-            assert_eq!(cached, timestamp(millis, nanos, format, ltz).into_bytes(), "{millis}");
-            let mut by_second = Vec::new();
-            write_timestamp_json_by_second(&mut by_second, &mut second_cache, millis, nanos, format, ltz);
-            assert_eq!(by_second, cached, "{millis} {nanos}");
+            write_timestamp_json(&mut cached, &mut second_cache, millis, nanos, format, ltz);
+            assert_eq!(cached, timestamp(millis, nanos, format, ltz).into_bytes(), "{millis} {nanos}");
             let day = millis.div_euclid(MILLIS_PER_DAY);
             let mut cached_date = Vec::new();
-            write_date_json_cached(&mut cached_date, &mut cache, day);
+            write_date_json(&mut cached_date, &mut cache, day);
             assert_eq!(cached_date, date(day).into_bytes());
         }
     }

@@ -10,7 +10,7 @@ use arrow_buffer::NullBuffer;
 use arrow_schema::TimeUnit;
 
 use crate::encode::bind::{ByteValues, Column, Prim};
-use crate::encode::write::{timestamp_parts, write_value, WriteContext, WriteResult};
+use crate::encode::write::{day_time_millis, timestamp_parts, write_time, write_value, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::float;
 use crate::format::sink::ByteSink;
@@ -197,18 +197,14 @@ pub struct Decimals<'a> {
 impl<'a> BindColumn<'a> for Decimals<'a> {
     fn bind(column: &'a Column<'a>) -> Result<Self> {
         match column {
-            Column::Decimal(values, scale) => {
-                Ok(Decimals { values: *values, scale: *scale, scratch: Vec::with_capacity(decimal_bound(*scale)) })
-            }
+            Column::Decimal(values, scale) => Ok(Decimals {
+                values: *values,
+                scale: *scale,
+                scratch: Vec::with_capacity(decimal::decimal_bound(*scale)),
+            }),
             other => Err(wrong_column("DECIMAL", other)),
         }
     }
-}
-
-/// Sign, 39 digits of an `i128`, `0.`, and as many zeros as the scale (plain form); the
-/// scientific form is at most 45 bytes. With room to spare.
-const fn decimal_bound(scale: u8) -> usize {
-    64 + scale as usize
 }
 
 impl Decimals<'_> {
@@ -219,7 +215,7 @@ impl Decimals<'_> {
 
     #[inline(always)]
     pub fn bound(&self, _: usize) -> usize {
-        decimal_bound(self.scale)
+        decimal::decimal_bound(self.scale)
     }
 
     #[inline(always)]
@@ -295,11 +291,11 @@ impl Strings<'_> {
             StringLayout::Clean { offsets, data } => {
                 write_clean(out, data, offsets[row] as usize, offsets[row + 1] as usize)
             }
-            StringLayout::Utf8(array) => escape::write_json_str_to(out, array.value(row)),
-            StringLayout::Other(ByteValues::Utf8(a)) => escape::write_json_str_to(out, a.value(row)),
-            StringLayout::Other(ByteValues::LargeUtf8(a)) => escape::write_json_str_to(out, a.value(row)),
-            StringLayout::Other(ByteValues::Utf8View(a)) => escape::write_json_str_to(out, a.value(row)),
-            StringLayout::Other(values) => escape::write_json_bytes_lossy_to(out, values.bytes(row)),
+            StringLayout::Utf8(array) => escape::write_json_str(out, array.value(row)),
+            StringLayout::Other(ByteValues::Utf8(a)) => escape::write_json_str(out, a.value(row)),
+            StringLayout::Other(ByteValues::LargeUtf8(a)) => escape::write_json_str(out, a.value(row)),
+            StringLayout::Other(ByteValues::Utf8View(a)) => escape::write_json_str(out, a.value(row)),
+            StringLayout::Other(values) => escape::write_json_bytes_lossy(out, values.bytes(row)),
         }
     }
 }
@@ -352,12 +348,12 @@ impl Binaries<'_> {
 
     #[inline(always)]
     pub fn bound(&self, row: usize) -> usize {
-        base64::base64_len(self.values.bytes(row).len()) + 2
+        base64::base64_bound(self.values.bytes(row).len())
     }
 
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
-        base64::write_base64_json_to(out, self.values.bytes(row));
+        base64::write_base64_json(out, self.values.bytes(row));
     }
 }
 
@@ -401,7 +397,7 @@ impl Dates<'_> {
             (_, Some(p)) => p.values[row].div_euclid(86_400_000),
             _ => return,
         };
-        temporal::write_date_json_to(out, &mut self.cache, day);
+        temporal::write_date_json(out, &mut self.cache, day);
     }
 }
 
@@ -439,12 +435,110 @@ impl Timestamps<'_> {
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
         let (millis, nanos) = timestamp_parts(self.values.values[row], self.unit);
         let format = cx.options.timestamp_format;
-        temporal::write_timestamp_json_by_second(out, &mut self.cache, millis, nanos, format, self.ltz);
+        temporal::write_timestamp_json(out, &mut self.cache, millis, nanos, format, self.ltz);
     }
 }
 
-/// Any other value (TIME, INTERVAL DAY TO SECOND, ARRAY, MAP, MULTISET, ROW) through the
-/// dynamic encoder's generic writers, straight into the `Vec`.
+/// TIME from Time32 or Time64 of any unit, as milliseconds of the day.
+pub struct Times<'a> {
+    values: TimeValues<'a>,
+    /// Scale to milliseconds: `value * mul / div`.
+    mul: i64,
+    div: i64,
+}
+
+enum TimeValues<'a> {
+    Time32(Prim<'a, i32>),
+    Time64(Prim<'a, i64>),
+}
+
+impl<'a> BindColumn<'a> for Times<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        match column {
+            Column::Time32 { values, mul, div } => {
+                Ok(Times { values: TimeValues::Time32(*values), mul: *mul, div: *div })
+            }
+            Column::Time64 { values, mul, div } => {
+                Ok(Times { values: TimeValues::Time64(*values), mul: *mul, div: *div })
+            }
+            other => Err(wrong_column("TIME", other)),
+        }
+    }
+}
+
+impl Times<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        match &self.values {
+            TimeValues::Time32(p) => null_at(p.nulls, row),
+            TimeValues::Time64(p) => null_at(p.nulls, row),
+        }
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, _: usize) -> usize {
+        temporal::TIME_BOUND
+    }
+
+    /// Fails for a value outside one day (Flink's `LocalTime` cannot hold it).
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) -> WriteResult {
+        let millis = match &self.values {
+            TimeValues::Time32(p) => i64::from(p.values[row]) * self.mul / self.div,
+            TimeValues::Time64(p) => p.values[row].wrapping_mul(self.mul) / self.div,
+        };
+        write_time(cx, out, millis)
+    }
+}
+
+/// INTERVAL DAY TO SECOND from Interval(DayTime) or Duration, as milliseconds.
+pub enum Intervals<'a> {
+    DayTime(Prim<'a, arrow_buffer::IntervalDayTime>),
+    /// Scaled to milliseconds: `value * mul / div`.
+    Duration {
+        values: Prim<'a, i64>,
+        mul: i64,
+        div: i64,
+    },
+}
+
+impl<'a> BindColumn<'a> for Intervals<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        match column {
+            Column::DayTime(values) => Ok(Intervals::DayTime(*values)),
+            Column::Duration { values, mul, div } => Ok(Intervals::Duration { values: *values, mul: *mul, div: *div }),
+            other => Err(wrong_column("INTERVAL DAY TO SECOND", other)),
+        }
+    }
+}
+
+impl Intervals<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        match self {
+            Intervals::DayTime(p) => null_at(p.nulls, row),
+            Intervals::Duration { values, .. } => null_at(values.nulls, row),
+        }
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, _: usize) -> usize {
+        format::INT_BOUND
+    }
+
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
+        match self {
+            Intervals::DayTime(p) => format::write_int(out, day_time_millis(p.values[row])),
+            Intervals::Duration { values, mul, div } => {
+                format::write_int(out, values.values[row].wrapping_mul(*mul) / *div)
+            }
+        }
+    }
+}
+
+/// Any other value (ARRAY, MAP, MULTISET, ROW) through the dynamic encoder's nested-value
+/// writers, straight into the `Vec`.
 pub struct Values<'a> {
     column: &'a Column<'a>,
 }

@@ -21,7 +21,8 @@ pub use super::write::{ValueError, WriteContext, WriteResult};
 pub use crate::error::{KjsonError, Result};
 pub use crate::format::sink::{with_reserved, ByteSink, Reserved};
 pub use columns::{
-    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Ints, Strings, Timestamps, Values,
+    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
+    Values,
 };
 
 /// A schema-specialized row encoder, as kjson-codegen writes it for one sink spec.

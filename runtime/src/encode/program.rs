@@ -1,0 +1,380 @@
+//! Column programs: how the dynamic encoder writes rows. Each batch binds every top-level column
+//! once to the typed accessor generated code uses (its Arrow layout, unit and caches resolved
+//! there), and splits each side's fields into segments: runs of scalar fields written into one
+//! reserved region per row, as generated rows are, and nested fields through the nested-value
+//! writers. Per value, what is left is one jump to an inlined writer of a fixed type.
+use std::ops::Range;
+
+use super::bind::Column;
+use super::codegen_support::{
+    with_reserved, Binaries, BindColumn, Bools, ByteSink, Dates, Decimals, Floats32, Floats64, Intervals, Ints,
+    Strings, Times, Timestamps, Values,
+};
+use super::encoder::RowWriter;
+use super::plan::field_name_json;
+use super::write::{WriteContext, WriteResult};
+use crate::error::Result;
+
+/// A top-level column bound for one batch: the accessor of its value type.
+pub(crate) enum ColumnProgram<'a> {
+    Bool(Bools<'a>),
+    I8(Ints<'a, i8>),
+    I16(Ints<'a, i16>),
+    I32(Ints<'a, i32>),
+    I64(Ints<'a, i64>),
+    F32(Floats32<'a>),
+    F64(Floats64<'a>),
+    Decimal(Decimals<'a>),
+    Str(Strings<'a>),
+    Bytes(Binaries<'a>),
+    Date(Dates<'a>),
+    Time(Times<'a>),
+    Timestamp(Timestamps<'a>),
+    Interval(Intervals<'a>),
+    Nested(Values<'a>),
+}
+
+/// Applies `$body` to the accessor of a scalar program (`$nested` for a nested one): the one
+/// match of each per-value operation.
+macro_rules! on_scalar {
+    ($program:expr, $a:ident => $body:expr, $nested:pat => $other:expr) => {
+        match $program {
+            ColumnProgram::Bool($a) => $body,
+            ColumnProgram::I8($a) => $body,
+            ColumnProgram::I16($a) => $body,
+            ColumnProgram::I32($a) => $body,
+            ColumnProgram::I64($a) => $body,
+            ColumnProgram::F32($a) => $body,
+            ColumnProgram::F64($a) => $body,
+            ColumnProgram::Decimal($a) => $body,
+            ColumnProgram::Str($a) => $body,
+            ColumnProgram::Bytes($a) => $body,
+            ColumnProgram::Date($a) => $body,
+            ColumnProgram::Time($a) => $body,
+            ColumnProgram::Timestamp($a) => $body,
+            ColumnProgram::Interval($a) => $body,
+            $nested => $other,
+        }
+    };
+}
+
+impl<'a> ColumnProgram<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        let c = column;
+        Ok(match column {
+            Column::Boolean(_) => ColumnProgram::Bool(BindColumn::bind(c)?),
+            Column::I8(_) => ColumnProgram::I8(BindColumn::bind(c)?),
+            Column::I16(_) => ColumnProgram::I16(BindColumn::bind(c)?),
+            Column::I32(_) => ColumnProgram::I32(BindColumn::bind(c)?),
+            Column::I64(_) => ColumnProgram::I64(BindColumn::bind(c)?),
+            Column::F32(_) => ColumnProgram::F32(BindColumn::bind(c)?),
+            Column::F64(_) => ColumnProgram::F64(BindColumn::bind(c)?),
+            Column::Decimal(..) => ColumnProgram::Decimal(BindColumn::bind(c)?),
+            Column::Str(..) => ColumnProgram::Str(BindColumn::bind(c)?),
+            Column::Bytes(..) => ColumnProgram::Bytes(BindColumn::bind(c)?),
+            Column::Date32(_) | Column::Date64(_) => ColumnProgram::Date(BindColumn::bind(c)?),
+            Column::Time32 { .. } | Column::Time64 { .. } => ColumnProgram::Time(BindColumn::bind(c)?),
+            Column::Timestamp { .. } => ColumnProgram::Timestamp(BindColumn::bind(c)?),
+            Column::DayTime(_) | Column::Duration { .. } => ColumnProgram::Interval(BindColumn::bind(c)?),
+            Column::List { .. } | Column::Map { .. } | Column::Row { .. } => {
+                ColumnProgram::Nested(BindColumn::bind(c)?)
+            }
+        })
+    }
+
+    /// The bound of a value whose size does not depend on the row, `None` for strings and binaries.
+    fn fixed_bound(&self) -> Option<usize> {
+        match self {
+            ColumnProgram::Str(_) | ColumnProgram::Bytes(_) | ColumnProgram::Nested(_) => None,
+            scalar => Some(on_scalar!(scalar, a => a.bound(0), ColumnProgram::Nested(_) => 0)),
+        }
+    }
+
+    #[inline(always)]
+    fn variable_bound(&self, row: usize) -> usize {
+        match self {
+            ColumnProgram::Str(a) => a.bound(row),
+            ColumnProgram::Bytes(a) => a.bound(row),
+            _ => 0,
+        }
+    }
+
+    /// Writes `name:value` (or nothing, for a null skipped under `encode.ignore-null-fields`).
+    #[inline(always)]
+    fn write_field<S: ByteSink>(
+        &mut self,
+        out: &mut S,
+        field: &FieldName,
+        row: usize,
+        cx: &WriteContext,
+        first: &mut bool,
+    ) -> WriteResult {
+        on_scalar!(self, a => scalar_field(a, out, field, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
+    }
+}
+
+/// What every scalar accessor offers, so one field writer serves them all.
+trait ScalarAccessor {
+    fn null(&self, row: usize) -> bool;
+    fn put<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) -> WriteResult;
+}
+
+macro_rules! infallible_accessor {
+    ($($t:ty),*) => {$(
+        impl ScalarAccessor for $t {
+            #[inline(always)]
+            fn null(&self, row: usize) -> bool {
+                self.is_null(row)
+            }
+
+            #[inline(always)]
+            fn put<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) -> WriteResult {
+                self.write(out, row, cx);
+                Ok(())
+            }
+        }
+    )*};
+}
+infallible_accessor!(
+    Bools<'_>,
+    Ints<'_, i8>,
+    Ints<'_, i16>,
+    Ints<'_, i32>,
+    Ints<'_, i64>,
+    Floats32<'_>,
+    Floats64<'_>,
+    Decimals<'_>,
+    Strings<'_>,
+    Binaries<'_>,
+    Dates<'_>,
+    Timestamps<'_>,
+    Intervals<'_>
+);
+
+impl ScalarAccessor for Times<'_> {
+    #[inline(always)]
+    fn null(&self, row: usize) -> bool {
+        self.is_null(row)
+    }
+
+    #[inline(always)]
+    fn put<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) -> WriteResult {
+        self.write(out, row, cx)
+    }
+}
+
+#[inline(always)]
+fn scalar_field<A: ScalarAccessor, S: ByteSink>(
+    accessor: &mut A,
+    out: &mut S,
+    field: &FieldName,
+    row: usize,
+    cx: &WriteContext,
+    first: &mut bool,
+) -> WriteResult {
+    let null = accessor.null(row);
+    if null && cx.options.ignore_null_fields {
+        return Ok(());
+    }
+    field.put_prefix(out, first);
+    if null {
+        out.put_chunk(b"null", 4);
+        return Ok(());
+    }
+    accessor.put(out, row, cx).map_err(|e| e.within(&field.name))
+}
+
+/// Longest `,"name":` stored as a fixed-size chunk.
+const NAME_CHUNK: usize = 32;
+
+/// One field of a side, prepared at open: its column and its `"name":` bytes.
+pub(crate) struct FieldName {
+    column: usize,
+    /// `,"name":`, or `{"name":` for the first field. Under `encode.ignore-null-fields`, where the
+    /// first field written depends on the data, `"name":` only, and the separator is separate.
+    prefix: Vec<u8>,
+    /// `prefix` padded to [`NAME_CHUNK`] bytes, when it fits: a fixed-size store.
+    chunk: Option<[u8; NAME_CHUNK]>,
+    /// The separator depends on the data (`encode.ignore-null-fields`).
+    separator_by_data: bool,
+    name: String,
+}
+
+impl FieldName {
+    #[inline(always)]
+    fn put_prefix<S: ByteSink>(&self, out: &mut S, first: &mut bool) {
+        if self.separator_by_data {
+            if !*first {
+                out.put_byte(b',');
+            }
+            *first = false;
+        }
+        match &self.chunk {
+            Some(chunk) => out.put_chunk(chunk, self.prefix.len()),
+            None => out.put(&self.prefix),
+        }
+    }
+
+    /// The most bytes `put_prefix` writes.
+    fn bound(&self) -> usize {
+        1 + self.prefix.len().max(NAME_CHUNK)
+    }
+}
+
+/// The fields of one side and how its separators are written.
+pub(crate) struct SideFields {
+    fields: Vec<FieldName>,
+    skip_nulls: bool,
+}
+
+impl SideFields {
+    /// `fields`: (physical column, field name) in the side's order.
+    pub(crate) fn new(fields: impl Iterator<Item = (usize, String)>, skip_nulls: bool) -> SideFields {
+        let fields = fields
+            .enumerate()
+            .map(|(k, (column, name))| {
+                let mut prefix = Vec::new();
+                if !skip_nulls {
+                    prefix.push(if k == 0 { b'{' } else { b',' });
+                }
+                prefix.extend_from_slice(&field_name_json(&name));
+                let chunk = (prefix.len() <= NAME_CHUNK).then(|| {
+                    let mut chunk = [0u8; NAME_CHUNK];
+                    chunk[..prefix.len()].copy_from_slice(&prefix);
+                    chunk
+                });
+                FieldName { column, prefix, chunk, separator_by_data: skip_nulls, name }
+            })
+            .collect();
+        SideFields { fields, skip_nulls }
+    }
+
+    /// This batch's segments of the side: maximal runs of scalar fields, and nested fields.
+    fn segments(&self, programs: &[ColumnProgram<'_>]) -> Vec<Segment> {
+        let mut segments: Vec<Segment> = Vec::new();
+        for (k, field) in self.fields.iter().enumerate() {
+            let program = &programs[field.column];
+            let Some(value_bound) = program_bound(program) else {
+                segments.push(Segment::Nested(k));
+                continue;
+            };
+            if !matches!(segments.last(), Some(Segment::Scalars { .. })) {
+                segments.push(Segment::Scalars { fields: k..k, fixed: 0, variable: Vec::new() });
+            }
+            if let Some(Segment::Scalars { fields, fixed, variable }) = segments.last_mut() {
+                fields.end = k + 1;
+                *fixed += field.bound() + value_bound.unwrap_or(0);
+                if value_bound.is_none() {
+                    variable.push(field.column);
+                }
+            }
+        }
+        segments
+    }
+
+    /// Writes the side's object for `row`.
+    #[inline(always)]
+    fn write_object(
+        &self,
+        segments: &[Segment],
+        programs: &mut [ColumnProgram<'_>],
+        cx: &WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> WriteResult {
+        if self.skip_nulls || self.fields.is_empty() {
+            out.push(b'{');
+        }
+        let mut first = true;
+        for segment in segments {
+            match segment {
+                Segment::Scalars { fields, fixed, variable } => {
+                    let bound = fixed + variable.iter().map(|&c| programs[c].variable_bound(row)).sum::<usize>();
+                    with_reserved(out, bound, |w| {
+                        for field in &self.fields[fields.clone()] {
+                            programs[field.column].write_field(w, field, row, cx, &mut first)?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                Segment::Nested(k) => {
+                    let field = &self.fields[*k];
+                    if let ColumnProgram::Nested(values) = &mut programs[field.column] {
+                        nested_field(values, out, field, row, cx, &mut first)?;
+                    }
+                }
+            }
+        }
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+/// `Some(fixed bound)` of a scalar field's value (`Some(None)`: it depends on the row); `None`
+/// for a nested one.
+fn program_bound(program: &ColumnProgram<'_>) -> Option<Option<usize>> {
+    match program {
+        ColumnProgram::Nested(_) => None,
+        scalar => Some(scalar.fixed_bound()),
+    }
+}
+
+#[inline]
+fn nested_field(
+    values: &mut Values<'_>,
+    out: &mut Vec<u8>,
+    field: &FieldName,
+    row: usize,
+    cx: &WriteContext,
+    first: &mut bool,
+) -> WriteResult {
+    let null = values.is_null(row);
+    if null && cx.options.ignore_null_fields {
+        return Ok(());
+    }
+    field.put_prefix(out, first);
+    if null {
+        out.extend_from_slice(b"null");
+        return Ok(());
+    }
+    values.write(out, row, cx).map_err(|e| e.within(&field.name))
+}
+
+/// A part of a side's row: scalar fields written into one reservation (`fixed` bytes plus the
+/// row-dependent bounds of the `variable` columns), or one nested field.
+enum Segment {
+    Scalars { fields: Range<usize>, fixed: usize, variable: Vec<usize> },
+    Nested(usize),
+}
+
+/// The dynamic [`RowWriter`]: one batch's column programs and each side's segments.
+pub(crate) struct ProgramRows<'s, 'a> {
+    key: Option<(&'s SideFields, Vec<Segment>)>,
+    value: (&'s SideFields, Vec<Segment>),
+    programs: Vec<ColumnProgram<'a>>,
+}
+
+impl<'s, 'a> ProgramRows<'s, 'a> {
+    pub(crate) fn bind(key: Option<&'s SideFields>, value: &'s SideFields, columns: &'a [Column<'a>]) -> Result<Self> {
+        let programs = columns.iter().map(ColumnProgram::bind).collect::<Result<Vec<_>>>()?;
+        let key = key.map(|k| (k, k.segments(&programs)));
+        let value = (value, value.segments(&programs));
+        Ok(ProgramRows { key, value, programs })
+    }
+}
+
+impl RowWriter for ProgramRows<'_, '_> {
+    #[inline(always)]
+    fn write_key(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
+        match &self.key {
+            Some((side, segments)) => side.write_object(segments, &mut self.programs, cx, out, row),
+            None => Ok(()),
+        }
+    }
+
+    #[inline(always)]
+    fn write_value(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
+        let (side, segments) = &self.value;
+        side.write_object(segments, &mut self.programs, cx, out, row)
+    }
+}
