@@ -17,7 +17,7 @@ struct ColumnAccessor {
     field: proc_macro2::Ident,
     /// The accessor type, e.g. `rt::Ints<'a, i64>`.
     ty: TokenStream,
-    /// Its `write` returns a `WriteResult` (generic writers).
+    /// Its `write` returns a `WriteResult` (nested values, TIME).
     fallible: bool,
     nullable: bool,
 }
@@ -77,7 +77,7 @@ fn bytes(literal: &[u8]) -> Literal {
 }
 
 /// A piece of a row function. Typed accessors write into capacity reserved for a run of
-/// pieces (`w`, with the run's bound added up from the pieces'); the generic writers of nested
+/// pieces (`w`, with the run's bound added up from the pieces'); the nested-value writers of nested
 /// values write into the `Vec` itself (`out`) between such runs.
 struct Piece {
     statements: TokenStream,

@@ -44,7 +44,7 @@ pub struct Shape {
     /// Chance of a null per nullable value, in 1/1000.
     pub null_per_mille: u32,
     /// Whether NOT NULL top-level columns may hold nulls anyway (the batch then falls back to
-    /// the generic writers).
+    /// the dynamic column programs).
     pub nulls_in_not_null: bool,
 }
 

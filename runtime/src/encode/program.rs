@@ -101,7 +101,7 @@ impl<'a> ColumnProgram<'a> {
 
     /// Writes `name:value` (or nothing, for a null skipped under `encode.ignore-null-fields`).
     #[inline(always)]
-    fn write_field<S: ByteSink>(
+    fn write_field<const SKIP_NULLS: bool, S: ByteSink>(
         &mut self,
         out: &mut S,
         field: &FieldName,
@@ -109,7 +109,7 @@ impl<'a> ColumnProgram<'a> {
         cx: &WriteContext,
         first: &mut bool,
     ) -> WriteResult {
-        on_scalar!(self, a => scalar_field(a, out, field, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
+        on_scalar!(self, a => scalar_field::<SKIP_NULLS, _, _>(a, out, field, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
     }
 }
 
@@ -164,7 +164,7 @@ impl ScalarAccessor for Times<'_> {
 }
 
 #[inline(always)]
-fn scalar_field<A: ScalarAccessor, S: ByteSink>(
+fn scalar_field<const SKIP_NULLS: bool, A: ScalarAccessor, S: ByteSink>(
     accessor: &mut A,
     out: &mut S,
     field: &FieldName,
@@ -173,10 +173,10 @@ fn scalar_field<A: ScalarAccessor, S: ByteSink>(
     first: &mut bool,
 ) -> WriteResult {
     let null = accessor.null(row);
-    if null && cx.options.ignore_null_fields {
+    if null && SKIP_NULLS {
         return Ok(());
     }
-    field.put_prefix(out, first);
+    field.put_prefix::<SKIP_NULLS, _>(out, first);
     if null {
         out.put_chunk(b"null", 4);
         return Ok(());
@@ -195,15 +195,13 @@ pub(crate) struct FieldName {
     prefix: Vec<u8>,
     /// `prefix` padded to [`NAME_CHUNK`] bytes, when it fits: a fixed-size store.
     chunk: Option<[u8; NAME_CHUNK]>,
-    /// The separator depends on the data (`encode.ignore-null-fields`).
-    separator_by_data: bool,
     name: String,
 }
 
 impl FieldName {
     #[inline(always)]
-    fn put_prefix<S: ByteSink>(&self, out: &mut S, first: &mut bool) {
-        if self.separator_by_data {
+    fn put_prefix<const SKIP_NULLS: bool, S: ByteSink>(&self, out: &mut S, first: &mut bool) {
+        if SKIP_NULLS {
             if !*first {
                 out.put_byte(b',');
             }
@@ -243,7 +241,7 @@ impl SideFields {
                     chunk[..prefix.len()].copy_from_slice(&prefix);
                     chunk
                 });
-                FieldName { column, prefix, chunk, separator_by_data: skip_nulls, name }
+                FieldName { column, prefix, chunk, name }
             })
             .collect();
         SideFields { fields, skip_nulls }
@@ -259,15 +257,18 @@ impl SideFields {
                 continue;
             };
             if !matches!(segments.last(), Some(Segment::Scalars { .. })) {
-                segments.push(Segment::Scalars { fields: k..k, fixed: 0, variable: Vec::new() });
+                segments.push(Segment::Scalars { fields: k..k, fixed: 1, variable: Vec::new(), closes: false });
             }
-            if let Some(Segment::Scalars { fields, fixed, variable }) = segments.last_mut() {
+            if let Some(Segment::Scalars { fields, fixed, variable, .. }) = segments.last_mut() {
                 fields.end = k + 1;
                 *fixed += field.bound() + value_bound.unwrap_or(0);
                 if value_bound.is_none() {
                     variable.push(field.column);
                 }
             }
+        }
+        if let Some(Segment::Scalars { closes, .. }) = segments.last_mut() {
+            *closes = true;
         }
         segments
     }
@@ -282,17 +283,37 @@ impl SideFields {
         out: &mut Vec<u8>,
         row: usize,
     ) -> WriteResult {
-        if self.skip_nulls || self.fields.is_empty() {
+        if self.skip_nulls {
+            self.write_segments::<true>(segments, programs, cx, out, row)
+        } else {
+            self.write_segments::<false>(segments, programs, cx, out, row)
+        }
+    }
+
+    /// [`Self::write_object`] with `encode.ignore-null-fields` fixed.
+    #[inline(always)]
+    fn write_segments<const SKIP_NULLS: bool>(
+        &self,
+        segments: &[Segment],
+        programs: &mut [ColumnProgram<'_>],
+        cx: &WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> WriteResult {
+        if SKIP_NULLS || self.fields.is_empty() {
             out.push(b'{');
         }
         let mut first = true;
         for segment in segments {
             match segment {
-                Segment::Scalars { fields, fixed, variable } => {
+                Segment::Scalars { fields, fixed, variable, closes } => {
                     let bound = fixed + variable.iter().map(|&c| programs[c].variable_bound(row)).sum::<usize>();
                     with_reserved(out, bound, |w| {
                         for field in &self.fields[fields.clone()] {
-                            programs[field.column].write_field(w, field, row, cx, &mut first)?;
+                            programs[field.column].write_field::<SKIP_NULLS, _>(w, field, row, cx, &mut first)?;
+                        }
+                        if *closes {
+                            w.put_byte(b'}');
                         }
                         Ok(())
                     })?;
@@ -300,12 +321,14 @@ impl SideFields {
                 Segment::Nested(k) => {
                     let field = &self.fields[*k];
                     if let ColumnProgram::Nested(values) = &mut programs[field.column] {
-                        nested_field(values, out, field, row, cx, &mut first)?;
+                        nested_field::<SKIP_NULLS>(values, out, field, row, cx, &mut first)?;
                     }
                 }
             }
         }
-        out.push(b'}');
+        if !matches!(segments.last(), Some(Segment::Scalars { closes: true, .. })) {
+            out.push(b'}');
+        }
         Ok(())
     }
 }
@@ -320,7 +343,7 @@ fn program_bound(program: &ColumnProgram<'_>) -> Option<Option<usize>> {
 }
 
 #[inline]
-fn nested_field(
+fn nested_field<const SKIP_NULLS: bool>(
     values: &mut Values<'_>,
     out: &mut Vec<u8>,
     field: &FieldName,
@@ -329,10 +352,10 @@ fn nested_field(
     first: &mut bool,
 ) -> WriteResult {
     let null = values.is_null(row);
-    if null && cx.options.ignore_null_fields {
+    if null && SKIP_NULLS {
         return Ok(());
     }
-    field.put_prefix(out, first);
+    field.put_prefix::<SKIP_NULLS, _>(out, first);
     if null {
         out.extend_from_slice(b"null");
         return Ok(());
@@ -343,7 +366,13 @@ fn nested_field(
 /// A part of a side's row: scalar fields written into one reservation (`fixed` bytes plus the
 /// row-dependent bounds of the `variable` columns), or one nested field.
 enum Segment {
-    Scalars { fields: Range<usize>, fixed: usize, variable: Vec<usize> },
+    /// `closes`: the segment ends the object and writes its `}`.
+    Scalars {
+        fields: Range<usize>,
+        fixed: usize,
+        variable: Vec<usize>,
+        closes: bool,
+    },
     Nested(usize),
 }
 

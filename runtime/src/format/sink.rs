@@ -1,7 +1,8 @@
 //! Where formatters write: a `Vec<u8>` (growing, one capacity check per write), or a
 //! [`Reserved`] region of capacity set aside beforehand for a whole row segment, where a write
 //! is a store and a bounds check against a length held in a register, and the vector's length
-//! is updated once at the end. Generated row code uses the latter; the dynamic encoder the former.
+//! is updated once at the end. Row code (generated, and the dynamic encoder's column programs)
+//! writes runs of scalar fields into the latter; nested values go into the former.
 use std::mem::MaybeUninit;
 
 /// An append-only byte output.

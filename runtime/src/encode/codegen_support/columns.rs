@@ -1,9 +1,10 @@
-//! Typed column accessors for generated rows: each is made once per batch from a bound
-//! [`Column`], then reads and writes one value per call without matching on the column's type.
+//! Typed column accessors, for generated rows and the dynamic encoder's column programs alike:
+//! each is made once per batch from a bound [`Column`], then reads and writes one value per call
+//! without matching on the column's type.
 //!
 //! Every typed accessor has `is_null(row)`, `write(out, row, cx)` into any [`ByteSink`] (only
 //! called for a non-null value), and `bound(row)`: the most bytes `write` puts into a
-//! [`crate::format::sink::Reserved`] sink for that row. [`Values`] (the generic writers) writes
+//! [`crate::format::sink::Reserved`] sink for that row. [`Values`] (the nested-value writers) writes
 //! into the `Vec` itself and returns a [`WriteResult`], as its values can fail.
 use arrow_array::{Array, BooleanArray, GenericStringArray};
 use arrow_buffer::NullBuffer;

@@ -33,7 +33,7 @@ pub trait GeneratedSchema: 'static {
     /// select the wrong encoder.
     const CANONICAL_SPEC: &'static str;
     /// Top-level columns declared NOT NULL: the generated rows write them without a null check,
-    /// so a batch holding a null in one of them goes through the generic writers instead.
+    /// so a batch holding a null in one of them goes through the dynamic column programs instead.
     const NOT_NULL_COLUMNS: &'static [usize];
     type Rows<'a>: RowWriter;
     /// The typed accessors of one batch's bound columns.
