@@ -407,3 +407,6 @@ impl RowWriter for ProgramRows<'_, '_> {
         side.write_object(segments, &mut self.programs, cx, out, row)
     }
 }
+
+#[cfg(test)]
+mod tests;
