@@ -86,6 +86,7 @@ impl<'a> ColumnProgram<'a> {
     fn fixed_bound(&self) -> Option<usize> {
         match self {
             ColumnProgram::Str(_) | ColumnProgram::Bytes(_) | ColumnProgram::Nested(_) => None,
+            // These bounds do not read the row.
             scalar => Some(on_scalar!(scalar, a => a.bound(0), ColumnProgram::Nested(_) => 0)),
         }
     }

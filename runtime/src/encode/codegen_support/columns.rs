@@ -188,21 +188,16 @@ impl Floats<'_, f64> {
     }
 }
 
-/// DECIMAL, through a scratch buffer like `Floats`.
+/// DECIMAL, written straight into the sink.
 pub struct Decimals<'a> {
     values: Prim<'a, i128>,
     scale: u8,
-    scratch: Vec<u8>,
 }
 
 impl<'a> BindColumn<'a> for Decimals<'a> {
     fn bind(column: &'a Column<'a>) -> Result<Self> {
         match column {
-            Column::Decimal(values, scale) => Ok(Decimals {
-                values: *values,
-                scale: *scale,
-                scratch: Vec::with_capacity(decimal::decimal_bound(*scale)),
-            }),
+            Column::Decimal(values, scale) => Ok(Decimals { values: *values, scale: *scale }),
             other => Err(wrong_column("DECIMAL", other)),
         }
     }
@@ -222,15 +217,8 @@ impl Decimals<'_> {
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
         let plain = cx.options.encode_decimal_as_plain_number;
-        self.scratch.clear();
-        decimal::write_decimal(
-            &mut self.scratch,
-            self.values.values[row],
-            self.scale,
-            plain,
-            cx.compatibility.flink_version,
-        );
-        out.put(&self.scratch);
+        let version = cx.compatibility.flink_version;
+        decimal::write_decimal(out, self.values.values[row], self.scale, plain, version);
     }
 }
 
