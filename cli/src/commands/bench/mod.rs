@@ -228,14 +228,13 @@ fn generate_batches(case: BenchCase, args: &BenchArgs) -> Result<Vec<NexmarkBatc
     Ok(batches)
 }
 
+/// Named encoders, and the generated output of the first one (the memcpy input).
+type CheckedEncoders = (Vec<(String, Encoder)>, Vec<Vec<u8>>);
+
 /// Encoders to time, each checked against its dynamic twin: the requested float spelling, or
 /// both spellings on a sink with floats. Returns them with their names and the generated output
 /// of the first pair (the memcpy input).
-fn checked_encoders(
-    args: &BenchArgs,
-    case: BenchCase,
-    batches: &[NexmarkBatch],
-) -> Result<(Vec<(String, Encoder)>, Vec<Vec<u8>>), String> {
+fn checked_encoders(args: &BenchArgs, case: BenchCase, batches: &[NexmarkBatch]) -> Result<CheckedEncoders, String> {
     let requested = args.compatibility.compatibility();
     let spellings = if case.has_floats() {
         let other =
