@@ -22,6 +22,9 @@ use random_batch::{random_batch, Rng, Shape};
 
 /// The golden files, compiled: each must be valid Rust against the runtime it targets.
 mod golden {
+    pub mod ledger {
+        include!("golden/ledger.rs");
+    }
     pub mod nested {
         include!("golden/nested.rs");
     }
@@ -37,12 +40,15 @@ mod golden {
     pub mod q9_debezium {
         include!("golden/q9_debezium.rs");
     }
+    pub mod sensor {
+        include!("golden/sensor.rs");
+    }
     pub mod wide {
         include!("golden/wide.rs");
     }
 }
 
-const GOLDEN_MODULES: [&str; 6] = ["nested", "q0", "q19", "q9", "q9_debezium", "wide"];
+const GOLDEN_MODULES: [&str; 8] = ["ledger", "nested", "q0", "q19", "q9", "q9_debezium", "sensor", "wide"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -17,8 +17,8 @@
 //! prints the shortest digits anyway: [`agreement`] proves cheaply, per value, when it does.
 use super::bignum::{BigUint, DigitDivisor};
 use super::decimal::Decimal;
+use super::digits::DecimalDigits;
 use super::jdk19::{self, Choice};
-use super::DecimalDigits;
 use std::cmp::Ordering;
 
 mod agreement;

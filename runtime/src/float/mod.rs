@@ -12,6 +12,7 @@ use jdk17::Legacy;
 
 mod bignum;
 mod decimal;
+mod digits;
 mod jdk17;
 mod jdk19;
 mod pow10_table;
@@ -104,42 +105,5 @@ fn write_legacy(out: &mut Vec<u8>, negative: bool, legacy: Legacy) {
     match legacy {
         Legacy::Decimal(decimal) => write_stripped_decimal(out, negative, decimal),
         Legacy::Digits(digits) => write_layout(out, negative, digits.as_slice(), digits.point),
-    }
-}
-
-/// Capacity of [`DecimalDigits`]; the legacy algorithm's digit buffer has the same size.
-const MAX_DIGITS: usize = 20;
-
-/// A decimal `0.d1 d2 ... dn * 10^point`, digits as ASCII.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct DecimalDigits {
-    bytes: [u8; MAX_DIGITS],
-    len: usize,
-    point: i32,
-}
-
-impl DecimalDigits {
-    fn empty() -> Self {
-        DecimalDigits { bytes: [b'0'; MAX_DIGITS], len: 0, point: 0 }
-    }
-
-    fn is_full(&self) -> bool {
-        self.len == MAX_DIGITS
-    }
-
-    /// Appends one digit (0..=9; other values only if the caller's invariants broke).
-    fn push_digit(&mut self, digit: i64) {
-        if self.len < MAX_DIGITS {
-            self.bytes[self.len] = b'0'.wrapping_add(digit as u8);
-            self.len += 1;
-        }
-    }
-
-    fn last_digit_is_odd(&self) -> bool {
-        self.len > 0 && self.bytes[self.len - 1] & 1 == 1
-    }
-
-    fn as_slice(&self) -> &[u8] {
-        &self.bytes[..self.len]
     }
 }
