@@ -7,6 +7,7 @@
 mod args;
 mod errors;
 mod import;
+mod null_views;
 mod output;
 mod registry;
 
