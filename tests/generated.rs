@@ -220,14 +220,15 @@ fn a_spec_not_in_schemas_falls_back_to_the_dynamic_encoder_with_the_same_bytes()
 
 #[test]
 fn the_same_spec_from_parts_finds_the_generated_encoder() {
-    // What the JNI open call builds: no table name, same columns, projections and options.
-    let parts = SinkParts {
-        field_names: ["auction", "bidder", "price", "dateTime", "extra"].map(String::from).to_vec(),
-        type_strings: ["BIGINT", "BIGINT", "BIGINT", "TIMESTAMP(3)", "VARCHAR(2147483647)"].map(String::from).to_vec(),
-        key_projection: None,
-        value_projection: vec![0, 1, 2, 3, 4],
-        ..SinkParts::default()
-    };
+    // What the JNI open call passes: no table name, the same columns and options.
+    let columns = [
+        ("auction", "BIGINT"),
+        ("bidder", "BIGINT"),
+        ("price", "BIGINT"),
+        ("dateTime", "TIMESTAMP(3)"),
+        ("extra", "VARCHAR(2147483647)"),
+    ];
+    let parts = SinkParts::new(columns, [("connector", "kafka"), ("format", "json")]);
     let spec = SinkSpec::from_parts(&parts).unwrap();
     let encoder = Encoder::open(spec, Compatibility::default()).unwrap();
     assert!(matches!(encoder.kind(), EncoderKind::Generated { type_name: "NexmarkQ0", .. }), "{}", encoder.kind());

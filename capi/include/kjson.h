@@ -78,8 +78,8 @@ typedef struct KjsonColumn {
 } KjsonColumn;
 
 /**
- * One format option, un-prefixed (`timestamp-format.standard`); a `format` entry names the
- * side's format (default `json`).
+ * One table option exactly as a `WITH` clause writes it (`connector`, `key.fields`,
+ * `value.json.timestamp-format.standard`, ...).
  */
 typedef struct KjsonOption {
   const char *key;
@@ -87,32 +87,24 @@ typedef struct KjsonOption {
 } KjsonOption;
 
 /**
- * A sink given in parts, as Flink's table factory resolves it (the same parts the JNI open
- * takes): the physical columns, which of them go into the key and the value, and each side's
- * format options.
+ * A sink table as an engine's catalog resolves it (the same parts the JNI open takes): the
+ * physical columns, the primary key and the table options. kjson derives the key and value
+ * projections from them with the Kafka connectors' rules, as it does for a DDL.
  */
 typedef struct KjsonSinkParts {
+  /**
+   * The table's name in messages; NULL means none.
+   */
+  const char *table_name;
   const struct KjsonColumn *columns;
   size_t column_count;
   /**
-   * Indices into `columns`; NULL when the sink has no key format (every key is null).
+   * Column names of the primary key (required by upsert-kafka); NULL when the count is 0.
    */
-  const size_t *key_projection;
-  size_t key_projection_len;
-  const size_t *value_projection;
-  size_t value_projection_len;
-  /**
-   * `key.fields-prefix`, stripped from key field names; NULL means none.
-   */
-  const char *key_prefix;
-  /**
-   * upsert-kafka: retractions become tombstones.
-   */
-  bool upsert;
-  const struct KjsonOption *key_options;
-  size_t key_option_count;
-  const struct KjsonOption *value_options;
-  size_t value_option_count;
+  const char *const *primary_key;
+  size_t primary_key_count;
+  const struct KjsonOption *options;
+  size_t option_count;
 } KjsonSinkParts;
 
 /**

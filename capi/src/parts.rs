@@ -14,34 +14,28 @@ pub struct KjsonColumn {
     pub type_string: *const c_char,
 }
 
-/// One format option, un-prefixed (`timestamp-format.standard`); a `format` entry names the
-/// side's format (default `json`).
+/// One table option exactly as a `WITH` clause writes it (`connector`, `key.fields`,
+/// `value.json.timestamp-format.standard`, ...).
 #[repr(C)]
 pub struct KjsonOption {
     pub key: *const c_char,
     pub value: *const c_char,
 }
 
-/// A sink given in parts, as Flink's table factory resolves it (the same parts the JNI open
-/// takes): the physical columns, which of them go into the key and the value, and each side's
-/// format options.
+/// A sink table as an engine's catalog resolves it (the same parts the JNI open takes): the
+/// physical columns, the primary key and the table options. kjson derives the key and value
+/// projections from them with the Kafka connectors' rules, as it does for a DDL.
 #[repr(C)]
 pub struct KjsonSinkParts {
+    /// The table's name in messages; NULL means none.
+    pub table_name: *const c_char,
     pub columns: *const KjsonColumn,
     pub column_count: usize,
-    /// Indices into `columns`; NULL when the sink has no key format (every key is null).
-    pub key_projection: *const usize,
-    pub key_projection_len: usize,
-    pub value_projection: *const usize,
-    pub value_projection_len: usize,
-    /// `key.fields-prefix`, stripped from key field names; NULL means none.
-    pub key_prefix: *const c_char,
-    /// upsert-kafka: retractions become tombstones.
-    pub upsert: bool,
-    pub key_options: *const KjsonOption,
-    pub key_option_count: usize,
-    pub value_options: *const KjsonOption,
-    pub value_option_count: usize,
+    /// Column names of the primary key (required by upsert-kafka); NULL when the count is 0.
+    pub primary_key: *const *const c_char,
+    pub primary_key_count: usize,
+    pub options: *const KjsonOption,
+    pub option_count: usize,
 }
 
 /// # Safety
@@ -74,33 +68,22 @@ pub unsafe fn slice<'a, T>(ptr: *const T, len: usize, what: &str) -> Result<&'a 
 /// # Safety
 /// Every pointer in `parts` follows its field's contract (see [`KjsonSinkParts`]).
 pub unsafe fn sink_parts(parts: &KjsonSinkParts) -> Result<SinkParts, CallError> {
+    let mut sink = SinkParts::default();
     // SAFETY (every block below): the pointers and lengths come from `parts`, per its contract.
-    let columns = unsafe { slice(parts.columns, parts.column_count, "columns") }?;
-    let mut field_names = Vec::with_capacity(columns.len());
-    let mut type_strings = Vec::with_capacity(columns.len());
-    for (i, column) in columns.iter().enumerate() {
-        field_names.push(unsafe { text(column.name, &format!("columns[{i}].name")) }?);
-        type_strings.push(unsafe { text(column.type_string, &format!("columns[{i}].type_string")) }?);
+    if !parts.table_name.is_null() {
+        sink.table_name = unsafe { text(parts.table_name, "table_name") }?;
     }
-    let key_projection = match parts.key_projection.is_null() {
-        true => None,
-        false => Some(unsafe { slice(parts.key_projection, parts.key_projection_len, "key_projection") }?.to_vec()),
-    };
-    let value_projection = unsafe { slice(parts.value_projection, parts.value_projection_len, "value_projection") }?;
-    let key_prefix = match parts.key_prefix.is_null() {
-        true => String::new(),
-        false => unsafe { text(parts.key_prefix, "key_prefix") }?,
-    };
-    Ok(SinkParts {
-        field_names,
-        type_strings,
-        key_projection,
-        value_projection: value_projection.to_vec(),
-        key_prefix,
-        upsert: parts.upsert,
-        key_options: unsafe { options(parts.key_options, parts.key_option_count, "key_options") }?,
-        value_options: unsafe { options(parts.value_options, parts.value_option_count, "value_options") }?,
-    })
+    let columns = unsafe { slice(parts.columns, parts.column_count, "columns") }?;
+    for (i, column) in columns.iter().enumerate() {
+        sink.field_names.push(unsafe { text(column.name, &format!("columns[{i}].name")) }?);
+        sink.type_strings.push(unsafe { text(column.type_string, &format!("columns[{i}].type_string")) }?);
+    }
+    let primary_key = unsafe { slice(parts.primary_key, parts.primary_key_count, "primary_key") }?;
+    for (i, &name) in primary_key.iter().enumerate() {
+        sink.primary_key.push(unsafe { text(name, &format!("primary_key[{i}]")) }?);
+    }
+    sink.options = unsafe { options(parts.options, parts.option_count, "options") }?;
+    Ok(sink)
 }
 
 /// # Safety

@@ -237,7 +237,11 @@ fn kjson_connector_ddls_work_as_the_stock_ones() {
     assert_eq!(kjson.0, stock.0, "keys");
     assert_eq!(kjson.1, stock.1, "values");
     assert_eq!(read_lines(&stock.1), ["{\"id\":1,\"name\":\"a\"}", "", "{\"id\":3,\"name\":\"c\\\"d\"}", ""]);
-    assert_eq!(kjson.2, stock.2, "inspect");
+    // inspect names the connector as written, and otherwise prints the stock sink's spec.
+    assert!(stock.2.contains("\nconnector: upsert-kafka (upsert: true)\n"), "{}", stock.2);
+    let written = "\nconnector: kjson-upsert-kafka (the records of upsert-kafka, upsert: true)\n";
+    assert!(kjson.2.contains(written), "{}", kjson.2);
+    assert_eq!(kjson.2.replace(written, "\nconnector: upsert-kafka (upsert: true)\n"), stock.2, "inspect");
     assert_eq!(kjson.3, stock.3, "codegen");
 }
 

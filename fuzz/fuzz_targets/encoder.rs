@@ -64,30 +64,38 @@ fn case(u: &mut Unstructured<'_>) -> Result<(Case, SideOptions, SideOptions)> {
     let shapes = (0..count).map(|_| Shape::arbitrary(u, 0)).collect::<Result<Vec<_>>>()?;
     let rows = u.int_in_range(0..=12usize)?;
     let upsert = u.ratio(1, 3)?;
-    let key_projection = match upsert || u.ratio(1, 3)? {
+    let key_columns = match upsert || u.ratio(1, 3)? {
         true => Some(subset(u, count, true)?),
         false => None,
     };
     let (key_options, key_side) = side_options(u)?;
-    let (mut value_options, value_side) = side_options(u)?;
+    let (value_options, value_side) = side_options(u)?;
     // CDC formats are value formats of `kafka` only (insert-only formats for upsert-kafka).
     let value_format = match !upsert && u.ratio(1, 3)? {
         true => Some(*u.choose(&["debezium-json", "canal-json", "maxwell-json", "ogg-json"])?),
         false => None,
     };
-    if let Some(format) = value_format {
-        value_options.insert("format".into(), format.into());
+    let names: Vec<String> = (0..count).map(|i| format!("c{i}")).collect();
+    let mut options = BTreeMap::new();
+    options.insert("connector".to_string(), if upsert { "upsert-kafka" } else { "kafka" }.to_string());
+    let format = value_format.unwrap_or("json");
+    options.insert("value.format".to_string(), format.to_string());
+    options.extend(value_options.into_iter().map(|(key, value)| (format!("value.{format}.{key}"), value)));
+    let include = *u.choose(&["ALL", "EXCEPT_KEY"])?;
+    options.insert("value.fields-include".to_string(), include.to_string());
+    let key_names: Vec<&str> = key_columns.iter().flatten().map(|&index| names[index].as_str()).collect();
+    if key_columns.is_some() {
+        options.insert("key.format".to_string(), "json".to_string());
+        options.extend(key_options.into_iter().map(|(key, value)| (format!("key.json.{key}"), value)));
+        if !upsert {
+            options.insert("key.fields".to_string(), key_names.join(";"));
+        }
     }
-    let parts = SinkParts {
-        field_names: (0..count).map(|i| format!("c{i}")).collect(),
-        type_strings: shapes.iter().map(Shape::flink_type).collect(),
-        key_projection,
-        value_projection: subset(u, count, false)?,
-        key_prefix: String::new(),
-        upsert,
-        key_options,
-        value_options,
-    };
+    let mut parts = SinkParts::default();
+    parts.type_strings = shapes.iter().map(Shape::flink_type).collect();
+    parts.primary_key = if upsert { key_names.iter().map(|name| name.to_string()).collect() } else { Vec::new() };
+    parts.field_names = names;
+    parts.options = options;
     let columns = shapes.iter().map(|s| array(u, s, rows)).collect::<Result<Vec<ArrayRef>>>()?;
     let fields: Vec<Field> =
         shapes.iter().enumerate().map(|(i, s)| Field::new(format!("c{i}"), s.arrow_type(), true)).collect();

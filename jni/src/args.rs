@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use arrow_array::Int8Array;
-use jni::objects::{JByteArray, JIntArray, JObjectArray, JString};
+use jni::objects::{JByteArray, JObjectArray, JString};
 use jni::JNIEnv;
 use kjson_runtime::{Compatibility, FlinkVersion, FloatSpelling};
 
@@ -32,20 +32,6 @@ pub fn strings(env: &mut JNIEnv<'_>, array: &JObjectArray<'_>, what: &str) -> Re
         env.delete_local_ref(element)?;
     }
     Ok(out)
-}
-
-/// Column indices; a null array is `None` (no key format).
-pub fn indices(env: &mut JNIEnv<'_>, array: &JIntArray<'_>, what: &str) -> Result<Option<Vec<usize>>, BridgeError> {
-    if array.is_null() {
-        return Ok(None);
-    }
-    let len = env.get_array_length(array)?;
-    let mut raw = vec![0i32; len as usize];
-    env.get_int_array_region(array, 0, &mut raw)?;
-    raw.iter()
-        .map(|&i| usize::try_from(i).map_err(|_| argument(format!("{what} holds the negative column index {i}"))))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
 }
 
 /// An option map passed as a flat `[key0, value0, key1, value1, ...]` array.

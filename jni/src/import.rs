@@ -15,6 +15,7 @@ use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType as ArrowType, Schema};
 
+use super::null_views::zero_null_views;
 use super::BridgeError;
 
 /// The C structs of one encode call, owned by Rust from here on.
@@ -86,6 +87,7 @@ impl Imported {
             .map_err(|e| BridgeError::Argument(format!("cannot import the Arrow batch: {e}")))?;
         // The import skips validation; checking offsets and UTF-8 here keeps the encoder's safe
         // code away from producer bugs (and from a stale reused schema).
+        let data = zero_null_views(data).map_err(|e| BridgeError::Argument(format!("invalid Arrow batch: {e}")))?;
         data.validate_full().map_err(|e| BridgeError::Argument(format!("invalid Arrow batch: {e}")))?;
         Ok((batch_from_struct(data)?, data_type))
     }

@@ -7,6 +7,7 @@
 mod args;
 mod errors;
 mod import;
+mod null_views;
 mod output;
 mod registry;
 
@@ -14,8 +15,8 @@ use std::cell::Cell;
 use std::time::Instant;
 
 use arrow_array::Int8Array;
-use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObjectArray, JString};
-use jni::sys::{jboolean, jint, jlong, jstring, JNI_TRUE};
+use jni::objects::{JByteArray, JClass, JLongArray, JObjectArray, JString};
+use jni::sys::{jint, jlong, jstring};
 use jni::JNIEnv;
 use kjson_runtime::{KeyValueSlabs, SinkParts, SinkSpec};
 
@@ -23,32 +24,24 @@ use kjson_lib::Encoder;
 
 pub use errors::{java_exception, BridgeError};
 
-/// The arguments of `open`, as Java passes them.
+/// The arguments of `open`, as Java passes them: the table as the catalog resolved it.
 struct OpenArgs<'a, 'local> {
+    table_name: &'a JString<'local>,
     field_names: &'a JObjectArray<'local>,
     type_strings: &'a JObjectArray<'local>,
-    key_projection: &'a JIntArray<'local>,
-    value_projection: &'a JIntArray<'local>,
-    key_prefix: &'a JString<'local>,
-    upsert: bool,
-    key_options: &'a JObjectArray<'local>,
-    value_options: &'a JObjectArray<'local>,
+    primary_key: &'a JObjectArray<'local>,
+    options: &'a JObjectArray<'local>,
     flink_version: &'a JString<'local>,
     float_spelling: &'a JString<'local>,
 }
 
 fn open(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<jlong, BridgeError> {
-    let parts = SinkParts {
-        field_names: args::strings(env, a.field_names, "fieldNames")?,
-        type_strings: args::strings(env, a.type_strings, "typeStrings")?,
-        key_projection: args::indices(env, a.key_projection, "keyProjection")?,
-        value_projection: args::indices(env, a.value_projection, "valueProjection")?
-            .ok_or_else(|| BridgeError::Argument("valueProjection is null".into()))?,
-        key_prefix: args::string(env, a.key_prefix, "keyPrefix")?,
-        upsert: a.upsert,
-        key_options: args::option_map(env, a.key_options, "keyOptions")?,
-        value_options: args::option_map(env, a.value_options, "valueOptions")?,
-    };
+    let mut parts = SinkParts::default();
+    parts.table_name = args::string(env, a.table_name, "tableName")?;
+    parts.field_names = args::strings(env, a.field_names, "fieldNames")?;
+    parts.type_strings = args::strings(env, a.type_strings, "typeStrings")?;
+    parts.primary_key = args::strings(env, a.primary_key, "primaryKey")?;
+    parts.options = args::option_map(env, a.options, "options")?;
     let flink_version = args::string(env, a.flink_version, "flinkVersion")?;
     let float_spelling = args::string(env, a.float_spelling, "floatSpelling")?;
     let compatibility = args::compatibility(&flink_version, &float_spelling)?;
@@ -99,26 +92,20 @@ fn encode(
 pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_open<'local>(
     mut env: JNIEnv<'local>,
     _class: JClass<'local>,
+    table_name: JString<'local>,
     field_names: JObjectArray<'local>,
     type_strings: JObjectArray<'local>,
-    key_projection: JIntArray<'local>,
-    value_projection: JIntArray<'local>,
-    key_prefix: JString<'local>,
-    upsert: jboolean,
-    key_options: JObjectArray<'local>,
-    value_options: JObjectArray<'local>,
+    primary_key: JObjectArray<'local>,
+    options: JObjectArray<'local>,
     flink_version: JString<'local>,
     float_spelling: JString<'local>,
 ) -> jlong {
     let args = OpenArgs {
+        table_name: &table_name,
         field_names: &field_names,
         type_strings: &type_strings,
-        key_projection: &key_projection,
-        value_projection: &value_projection,
-        key_prefix: &key_prefix,
-        upsert: upsert == JNI_TRUE,
-        key_options: &key_options,
-        value_options: &value_options,
+        primary_key: &primary_key,
+        options: &options,
         flink_version: &flink_version,
         float_spelling: &float_spelling,
     };

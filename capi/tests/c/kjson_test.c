@@ -219,16 +219,27 @@ static void bad_arguments_are_errors(KjsonHandle closed) {
     schema_releases = 0;
 }
 
+static const KjsonColumn PARTS_COLUMNS[2] = {{"id", "BIGINT NOT NULL"}, {"name", "STRING"}};
+static const KjsonOption PARTS_OPTIONS[3] = {
+    {"connector", "upsert-kafka"}, {"key.format", "json"}, {"value.format", "json"}};
+
 static KjsonHandle open_from_parts(void) {
-    KjsonColumn columns[2] = {{"id", "BIGINT NOT NULL"}, {"name", "STRING"}};
-    size_t key[1] = {0};
-    size_t value[2] = {0, 1};
-    KjsonOption json[1] = {{"format", "json"}};
-    KjsonSinkParts parts = {columns, 2, key, 1, value, 2, NULL, true, json, 1, json, 1};
+    const char *primary_key[1] = {"id"};
+    KjsonSinkParts parts = {"t", PARTS_COLUMNS, 2, primary_key, 1, PARTS_OPTIONS, 3};
     KjsonHandle handle = 0;
     KjsonStatus status = kjson_open_parts(&parts, "2.2", "jdk17", &handle);
     CHECK(status == KJSON_STATUS_OK, "open from parts: %s", kjson_error(0));
     return handle;
+}
+
+/* The connector's rules apply to parts as to a DDL: upsert-kafka needs a primary key. */
+static void parts_without_primary_key_are_refused(void) {
+    KjsonSinkParts parts = {NULL, PARTS_COLUMNS, 2, NULL, 0, PARTS_OPTIONS, 3};
+    KjsonHandle handle = 1;
+    CHECK(kjson_open_parts(&parts, NULL, NULL, &handle) != KJSON_STATUS_OK, "upsert-kafka without a primary key");
+    CHECK(handle == 0, "handle %llu after a failed open", (unsigned long long)handle);
+    const char *error = kjson_error(0);
+    CHECK(strstr(error, "require to define a PRIMARY KEY") != NULL, "error: %s", error);
 }
 
 int main(void) {
@@ -247,6 +258,7 @@ int main(void) {
     CHECK(kjson_close(parts) == KJSON_STATUS_OK, "close parts");
 
     bad_ddl_names_the_position();
+    parts_without_primary_key_are_refused();
     bad_arguments_are_errors(handle);
 
     printf("%s: %d array releases counted, %d failures\n", failures ? "FAILED" : "ok", array_releases, failures);

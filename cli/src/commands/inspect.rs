@@ -1,7 +1,8 @@
 //! `kjson inspect`: the resolved spec of a DDL, as the encoder will use it.
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
+use kjson::runtime::sql::parse_create_table;
 use kjson::runtime::{DataType, LogicalType, SinkSpec};
 
 use crate::commands::common::{load_spec, CompatibilityArgs};
@@ -18,12 +19,20 @@ pub struct InspectArgs {
 
 pub fn run_inspect(args: &InspectArgs) -> Result<(), String> {
     let spec = load_spec(&args.ddl)?;
-    println!("{}", spec.describe());
+    let connector = written_connector(&args.ddl).unwrap_or_else(|| spec.connector.identifier().to_string());
+    println!("{}", spec.describe_as(&connector));
     let c = args.compatibility.compatibility();
     println!("compatibility: Flink {}, float spelling {}", c.flink_version, c.float_spelling);
     println!("encoder: {}", EncoderKind::for_spec(&spec));
     print_ltz_marks(&spec);
     Ok(())
+}
+
+/// The `connector` value as the DDL wrote it (`kjson-kafka` or the stock `kafka`).
+fn written_connector(path: &Path) -> Option<String> {
+    let ddl = std::fs::read_to_string(path).ok()?;
+    let table = parse_create_table(&ddl).ok()?;
+    table.options.into_iter().rev().find(|option| option.key == "connector").map(|option| option.value)
 }
 
 /// Lists every TIMESTAMP_LTZ position: Arrow cannot tell them from TIMESTAMP.

@@ -68,52 +68,35 @@ impl SinkSpec {
 fn spec_from_table(table: &CreateTable) -> Result<SinkSpec> {
     let schema = resolve_schema(table)?;
     let options = TableOptions::from_ddl(table);
-    let factory = discover_connector(&options)?;
+    spec_from_schema(table.name.join("."), &object_identifier(&table.name), schema, &options)
+}
+
+/// Builds the spec of parts: the columns, the primary key and the options as written.
+fn spec_from_parts(parts: &SinkParts) -> Result<SinkSpec> {
+    let schema = parts_schema(parts)?;
+    let options = TableOptions::from_pairs(parts.options.iter().map(|(key, value)| (key.clone(), value.clone())));
+    spec_from_schema(parts.table_name.clone(), &parts.table_name, schema, &options)
+}
+
+/// The connector's and formats' rules on a resolved schema: one path for DDL and parts.
+fn spec_from_schema(name: String, identifier: &str, schema: Schema, options: &TableOptions) -> Result<SinkSpec> {
+    let factory = discover_connector(options)?;
     let connector = factory.connector;
-    let formats = discover_formats(&options, connector)?;
-    let include = value_fields_include(&options)?;
-    let fields = if connector == Connector::Kafka { key_fields(&options)? } else { None };
+    let formats = discover_formats(options, connector)?;
+    let include = value_fields_include(options)?;
+    let fields = if connector == Connector::Kafka { key_fields(options)? } else { None };
     let used: Vec<&ResolvedFormat> = formats.key.iter().chain([&formats.value]).collect();
     let mut base_keys = connector_option_keys(connector);
     base_keys.extend(factory.own_option_keys());
-    check_unsupported_options(&options, factory.identifier(), &base_keys, &used)?;
-    factory.check_own_options(&options)?;
+    check_unsupported_options(options, factory.identifier(), &base_keys, &used)?;
+    factory.check_own_options(options)?;
     let layout = match connector {
-        Connector::Kafka => kafka_layout(&schema, &options, table, &formats, fields, include)?,
-        Connector::UpsertKafka => upsert_layout(&schema, &options, &formats, include)?,
+        Connector::Kafka => kafka_layout(&schema, options, identifier, &formats, fields, include)?,
+        Connector::UpsertKafka => upsert_layout(&schema, options, &formats, include)?,
     };
     let key_fields_key = if connector == Connector::Kafka { "key.fields" } else { "key.fields-prefix" };
     let duplicate_key_error = |message: String| options.error_at(key_fields_key, message);
-    assemble(table.name.join("."), connector, schema, layout, formats, duplicate_key_error)
-}
-
-/// Builds the spec of JNI parts: projections are given, options are per side and un-prefixed.
-fn spec_from_parts(parts: &SinkParts) -> Result<SinkSpec> {
-    let schema = parts_schema(parts)?;
-    let connector = if parts.upsert { Connector::UpsertKafka } else { Connector::Kafka };
-    let options = parts_options(parts);
-    let key = match parts.key_projection {
-        Some(_) => discover_format(&options, "key.format")?,
-        None => None,
-    };
-    if connector == Connector::Kafka {
-        check_kafka_key_format(&options, key.as_ref())?;
-    }
-    let value = discover_format(&options, "value.format")?
-        .ok_or_else(|| KjsonError::option("Could not find required sink format 'value.format'."))?;
-    let formats = Formats { key, value };
-    let used: Vec<&ResolvedFormat> = formats.key.iter().chain([&formats.value]).collect();
-    check_unsupported_options(&options, connector.identifier(), &["key.format", "value.format"], &used)?;
-    if connector == Connector::UpsertKafka {
-        check_upsert_formats(&options, &formats)?;
-    }
-    let mut schema = schema;
-    let layout = parts_layout(parts, &schema)?;
-    if connector == Connector::UpsertKafka {
-        let key = layout.key.as_deref().unwrap_or_default();
-        schema.primary_key = key.iter().map(|&index| schema.columns[index].name.clone()).collect();
-    }
-    assemble(String::new(), connector, schema, layout, formats, KjsonError::option)
+    assemble(name, connector, schema, layout, formats, duplicate_key_error)
 }
 
 /// Columns, watermark and primary key, with the checks of Flink's schema resolver.
@@ -248,7 +231,7 @@ fn check_kafka_key_format(options: &TableOptions, key: Option<&ResolvedFormat>) 
 fn kafka_layout(
     schema: &Schema,
     options: &TableOptions,
-    table: &CreateTable,
+    table_identifier: &str,
     formats: &Formats,
     fields: Option<Vec<String>>,
     include: ValueFieldsInclude,
@@ -258,7 +241,7 @@ fn kafka_layout(
         let message = format!(
             "The Kafka table '{}' with '{format_name}' format doesn't support defining PRIMARY KEY constraint on the \
              table, because it can't guarantee the semantic of primary key.",
-            object_identifier(&table.name)
+            table_identifier
         );
         return Err(pinned(KjsonError::option(message), schema.primary_key_position));
     }
@@ -363,7 +346,7 @@ fn object_identifier(name: &[String]) -> String {
     parts.join(".")
 }
 
-/// Columns of JNI parts: names with parsed type strings.
+/// Columns of parts: names with parsed type strings, and the primary key over them.
 fn parts_schema(parts: &SinkParts) -> Result<Schema> {
     if parts.field_names.len() != parts.type_strings.len() {
         let message = format!(
@@ -382,54 +365,26 @@ fn parts_schema(parts: &SinkParts) -> Result<Schema> {
         })?;
         columns.push(Column { name: name.clone(), data_type });
     }
+    check_parts_primary_key(&columns, &parts.primary_key)?;
     let positions = vec![None; columns.len()];
-    Ok(Schema { columns, positions, ignored: Vec::new(), primary_key: Vec::new(), primary_key_position: None })
+    let primary_key = parts.primary_key.clone();
+    Ok(Schema { columns, positions, ignored: Vec::new(), primary_key, primary_key_position: None })
 }
 
-/// The parts' side options as table options: `<side>.format` plus `<side>.<format>.<key>`.
-/// Key options are ignored when there is no key projection.
-fn parts_options(parts: &SinkParts) -> TableOptions {
-    let mut pairs = Vec::new();
-    let sides = [("key", &parts.key_options, parts.key_projection.is_some()), ("value", &parts.value_options, true)];
-    for (side, side_options, present) in sides {
-        if !present {
+/// The schema resolver's primary key checks, for a key given by column names.
+fn check_parts_primary_key(columns: &[Column], key: &[String]) -> Result<()> {
+    let name = format!("PK_{}", key.join("_"));
+    for (index, column) in key.iter().enumerate() {
+        let problem = if key[..index].contains(column) {
+            format!("A primary key must not contain duplicate columns. Found: [{column}]")
+        } else if !columns.iter().any(|c| c.name == *column) {
+            format!("Column '{column}' does not exist.")
+        } else {
             continue;
-        }
-        let format = side_options.get("format").map_or("json", String::as_str);
-        pairs.push((format!("{side}.format"), format.to_string()));
-        for (key, value) in side_options.iter().filter(|(key, _)| key.as_str() != "format") {
-            pairs.push((format!("{side}.{format}.{key}"), value.clone()));
-        }
+        };
+        return Err(KjsonError::option(format!("Invalid primary key '{name}'. {problem}")));
     }
-    TableOptions::from_pairs(pairs)
-}
-
-/// The parts' projections, checked as Flink would have checked the options behind them.
-fn parts_layout(parts: &SinkParts, schema: &Schema) -> Result<Layout> {
-    let count = schema.columns.len();
-    let check_range = |side: &str, projection: &[usize]| match projection.iter().find(|&&index| index >= count) {
-        Some(index) => Err(KjsonError::option(format!(
-            "The {side} projection refers to field index {index}, but the sink has {count} fields"
-        ))),
-        None => Ok(()),
-    };
-    let key = match &parts.key_projection {
-        None if parts.upsert => return Err(KjsonError::option(UPSERT_REQUIRES_PRIMARY_KEY)),
-        Some(key) if key.is_empty() && parts.upsert => return Err(KjsonError::option(UPSERT_REQUIRES_PRIMARY_KEY)),
-        Some(key) if key.is_empty() => return Err(KjsonError::option(REQUIRES_KEY_FIELDS)),
-        other => other.clone(),
-    };
-    check_range("key", key.as_deref().unwrap_or_default())?;
-    check_range("value", &parts.value_projection)?;
-    let prefix = parts.key_prefix.clone();
-    if let Some(key) = &key {
-        let fields: Vec<String> = key.iter().map(|&index| schema.columns[index].name.clone()).collect();
-        key_projection(schema, &fields, &prefix).map_err(KjsonError::option)?;
-        if !prefix.is_empty() && parts.value_projection.iter().any(|index| key.contains(index)) {
-            return Err(KjsonError::option(PREFIX_WITH_ALL));
-        }
-    }
-    Ok(Layout { key, value: parts.value_projection.clone(), prefix })
+    Ok(())
 }
 
 /// Builds the sides, checks their field names and types, and returns the spec.

@@ -1,7 +1,7 @@
 //! The normalized sink description: which physical columns go to the Kafka key and value, under
 //! which names, formats and format options. This file owns the types; `build` makes them from a
-//! DDL ([`SinkSpec::from_ddl`]) or from parts ([`SinkSpec::from_parts`], what the JNI open call
-//! passes) with Flink's rules (`table_options`, `format`, `writable`); `envelope` and
+//! DDL ([`SinkSpec::from_ddl`]) or from parts ([`SinkSpec::from_parts`], what the JNI and C open
+//! calls pass) with Flink's rules (`table_options`, `format`, `writable`); `envelope` and
 //! `fingerprint` read them.
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -92,23 +92,40 @@ pub struct SinkSpec {
     pub value: SideSpec,
 }
 
-/// The sink description as separate parts, the shape the JNI open call passes.
+/// A sink table as an engine's catalog resolved it, the shape the JNI and C open calls pass: the
+/// physical columns, the primary key and the `WITH` options exactly as written. The key and value
+/// projections and every option rule are applied by [`SinkSpec::from_parts`], as for a DDL.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct SinkParts {
+    /// The table's name in messages (Flink's `ObjectIdentifier#asSummaryString()`); may be empty.
+    pub table_name: String,
     pub field_names: Vec<String>,
     /// Flink type strings as `LogicalType#asSerializableString()` prints them.
     pub type_strings: Vec<String>,
-    /// `None`: no key format, null keys.
-    pub key_projection: Option<Vec<usize>>,
-    pub value_projection: Vec<usize>,
-    /// `key.fields-prefix`, stripped from key field names.
-    pub key_prefix: String,
-    pub upsert: bool,
-    /// Format options of the key side, un-prefixed (`timestamp-format.standard`, ...); an
-    /// optional `format` entry names the format (default `json`).
-    pub key_options: BTreeMap<String, String>,
-    /// Format options of the value side, as for `key_options`.
-    pub value_options: BTreeMap<String, String>,
+    /// Column names of the `PRIMARY KEY`, in its order; empty without one.
+    pub primary_key: Vec<String>,
+    /// The table options (`connector`, `key.format`, `key.fields`, `value.json.*`, ...).
+    pub options: BTreeMap<String, String>,
+}
+
+impl SinkParts {
+    /// Parts from physical columns as `(name, Flink type string)` pairs and the table options.
+    pub fn new<'a>(
+        columns: impl IntoIterator<Item = (&'a str, &'a str)>,
+        options: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> SinkParts {
+        let (field_names, type_strings) =
+            columns.into_iter().map(|(name, text)| (name.to_string(), text.to_string())).unzip();
+        let options = options.into_iter().map(|(key, value)| (key.to_string(), value.to_string())).collect();
+        SinkParts { field_names, type_strings, options, ..SinkParts::default() }
+    }
+
+    /// The same parts with a primary key over the given columns.
+    pub fn with_primary_key<'a>(mut self, columns: impl IntoIterator<Item = &'a str>) -> SinkParts {
+        self.primary_key = columns.into_iter().map(str::to_string).collect();
+        self
+    }
 }
 
 impl SinkSpec {
@@ -118,11 +135,21 @@ impl SinkSpec {
 
     /// A readable multi-line summary for `kjson inspect`.
     pub fn describe(&self) -> String {
+        self.describe_as(self.connector.identifier())
+    }
+
+    /// As [`SinkSpec::describe`], naming the connector as the table wrote it (`kjson-kafka` is
+    /// a stand-in for `kafka`: the same records).
+    pub fn describe_as(&self, written_connector: &str) -> String {
         let mut out = String::new();
         let name = if self.table_name.is_empty() { "(from parts)" } else { &self.table_name };
-        let connector = self.connector.identifier();
+        let stock = self.connector.identifier();
         let _ = writeln!(out, "table: {name}");
-        let _ = writeln!(out, "connector: {connector} (upsert: {})", self.is_upsert());
+        let upsert = self.is_upsert();
+        let _ = match written_connector == stock {
+            true => writeln!(out, "connector: {stock} (upsert: {upsert})"),
+            false => writeln!(out, "connector: {written_connector} (the records of {stock}, upsert: {upsert})"),
+        };
         let _ = writeln!(out, "columns:");
         for (index, column) in self.columns.iter().enumerate() {
             let _ = writeln!(out, "  {index}: {} {}", column.name, column.data_type);

@@ -431,26 +431,23 @@ fn column_types_must_be_writable_by_json() {
 }
 
 fn parts(names: &[&str], types: &[&str]) -> SinkParts {
-    SinkParts {
-        field_names: names.iter().map(|name| name.to_string()).collect(),
-        type_strings: types.iter().map(|text| text.to_string()).collect(),
-        value_projection: (0..names.len()).collect(),
-        ..SinkParts::default()
-    }
+    SinkParts::new(names.iter().copied().zip(types.iter().copied()), [("connector", "kafka"), ("format", "json")])
 }
 
+/// Parts carry the table as written; the projections come from the same rules as a DDL's.
 #[test]
 fn from_parts_builds_both_sides() {
-    let mut input = parts(
-        &["k_id", "name", "ts"],
-        &["BIGINT NOT NULL", "VARCHAR(2147483647)", "TIMESTAMP(3) WITH LOCAL TIME ZONE"],
-    );
-    input.key_projection = Some(vec![0]);
-    input.value_projection = vec![1, 2];
-    input.key_prefix = "k_".to_string();
-    input.upsert = true;
-    input.key_options.insert("format".to_string(), "json".to_string());
-    input.value_options.insert("timestamp-format.standard".to_string(), "ISO-8601".to_string());
+    let columns =
+        [("k_id", "BIGINT NOT NULL"), ("name", "VARCHAR(2147483647)"), ("ts", "TIMESTAMP(3) WITH LOCAL TIME ZONE")];
+    let options = [
+        ("connector", "upsert-kafka"),
+        ("key.format", "json"),
+        ("key.fields-prefix", "k_"),
+        ("value.fields-include", "EXCEPT_KEY"),
+        ("value.format", "json"),
+        ("value.json.timestamp-format.standard", "ISO-8601"),
+    ];
+    let input = SinkParts::new(columns, options).with_primary_key(["k_id"]);
     let spec = SinkSpec::from_parts(&input).unwrap();
     assert_eq!(spec.connector, Connector::UpsertKafka);
     assert_eq!(spec.primary_key, vec!["k_id"]);
@@ -464,50 +461,87 @@ fn from_parts_builds_both_sides() {
 }
 
 #[test]
+fn from_parts_equals_the_same_ddl() {
+    let ddl_text = ddl(
+        "id BIGINT, name STRING, price BIGINT",
+        "'connector' = 'kjson-kafka', 'key.format' = 'json', 'key.fields' = 'price;id', \
+         'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY', 'kjson.batch-rows' = '64'",
+    );
+    let options = [
+        ("connector", "kjson-kafka"),
+        ("key.format", "json"),
+        ("key.fields", "price;id"),
+        ("value.format", "json"),
+        ("value.fields-include", "EXCEPT_KEY"),
+        ("kjson.batch-rows", "64"),
+    ];
+    let columns = [("id", "BIGINT"), ("name", "STRING"), ("price", "BIGINT")];
+    let mut input = SinkParts::new(columns, options);
+    input.table_name = "t".to_string();
+    let from_parts = SinkSpec::from_parts(&input).unwrap();
+    assert_eq!(from_parts, SinkSpec::from_ddl(&ddl_text).unwrap());
+    assert_eq!(from_parts.key.as_ref().map(|key| key.projection.clone()), Some(vec![2, 0]));
+    assert_eq!(from_parts.value.projection, vec![1]);
+}
+
+#[test]
 fn from_parts_errors() {
     let message = |input: &SinkParts| SinkSpec::from_parts(input).unwrap_err().message().to_string();
-    let mut input = parts(&["a", "b"], &["INT"]);
+    let mut input = parts(&["a"], &["INT"]);
+    input.field_names.push("b".to_string());
     assert_eq!(message(&input), "The sink has 2 field names but 1 type strings");
     input = parts(&["a"], &["MAP<INT, FOO>"]);
     let err = SinkSpec::from_parts(&input).unwrap_err();
     assert_eq!(err.message(), "Column 'a' has an invalid type 'MAP<INT, FOO>': Unknown data type 'FOO'");
     assert_eq!(err.position(), Some(Position { line: 1, column: 10 }));
     input = parts(&["a"], &["INT"]);
-    input.key_projection = Some(vec![]);
+    input.options.insert("key.format".to_string(), "json".to_string());
     assert_eq!(
         message(&input),
         "A key format 'key.format' requires the declaration of one or more of key fields using 'key.fields'."
     );
-    input.key_projection = Some(vec![3]);
-    assert_eq!(message(&input), "The key projection refers to field index 3, but the sink has 1 fields");
-    input.key_projection = None;
-    input.upsert = true;
+    input.options.insert("key.fields".to_string(), "b".to_string());
+    assert!(message(&input).starts_with("Could not find the field 'b' in the table schema for usage in the key"));
+    input = SinkParts::new(
+        [("a", "INT")],
+        [("connector", "upsert-kafka"), ("key.format", "json"), ("value.format", "json")],
+    );
     assert!(message(&input).starts_with("'upsert-kafka' tables require to define a PRIMARY KEY constraint."));
+    assert_eq!(
+        message(&input.clone().with_primary_key(["b"])),
+        "Invalid primary key 'PK_b'. Column 'b' does not exist."
+    );
+    assert_eq!(
+        message(&input.with_primary_key(["a", "a"])),
+        "Invalid primary key 'PK_a_a'. A primary key must not contain duplicate columns. Found: [a]"
+    );
     input = parts(&["a", "b"], &["INT", "MULTISET<INT>"]);
     assert_eq!(
         message(&input),
         "Column 'b': JSON format doesn't support non-string as key type of map. The type is: MULTISET<INT>"
     );
     input = parts(&["a"], &["INT"]);
-    input.value_options.insert("format".to_string(), "csv".to_string());
-    assert!(message(&input).starts_with("Option 'value.format': Could not find any factory for identifier 'csv'"));
+    input.options.insert("format".to_string(), "csv".to_string());
+    assert!(message(&input).starts_with("Option 'format': Could not find any factory for identifier 'csv'"));
     input = parts(&["a"], &["INT"]);
-    input.value_options.insert("encode.ignore-nulls".to_string(), "true".to_string());
-    assert!(message(&input).starts_with(
-        "Unsupported options found for 'kafka'.\n\nUnsupported options:\n\nvalue.json.encode.ignore-nulls\n\n"
-    ));
+    input.options.insert("json.encode.ignore-nulls".to_string(), "true".to_string());
+    assert!(message(&input)
+        .starts_with("Unsupported options found for 'kafka'.\n\nUnsupported options:\n\njson.encode.ignore-nulls\n\n"));
     input = parts(&["a", "b"], &["INT", "INT"]);
-    input.key_projection = Some(vec![0]);
-    input.key_prefix = "a".to_string();
+    input.options.extend([("key.format", "json"), ("key.fields", "a"), ("key.fields-prefix", "a")].map(owned));
     assert!(
         message(&input).starts_with("A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'.")
     );
-    input.key_prefix = "x".to_string();
-    input.value_projection = vec![1];
+    input.options.insert("key.fields-prefix".to_string(), "x".to_string());
+    input.options.insert("value.fields-include".to_string(), "EXCEPT_KEY".to_string());
     assert!(message(&input).starts_with("All fields in 'key.fields' must be prefixed with 'x'"));
-    input = parts(&["a", "b"], &["INT", "INT"]);
-    input.value_projection = vec![1, 1];
-    assert_eq!(message(&input), "Field names must be unique. Found duplicates: [b]");
+    input = parts(&["a"], &["INT"]);
+    input.options.remove("connector");
+    assert_eq!(message(&input), "Table options do not contain an option key 'connector' for discovering a connector.");
+}
+
+fn owned((key, value): (&str, &str)) -> (String, String) {
+    (key.to_string(), value.to_string())
 }
 
 #[test]
@@ -539,6 +573,8 @@ fn describe_summarizes_the_spec() {
     let plain = SinkSpec::from_parts(&parts(&["a"], &["INT"])).unwrap().describe();
     assert!(plain.starts_with("table: (from parts)\nconnector: kafka (upsert: false)\n"), "{plain}");
     assert!(plain.contains("\nkey: none (the Kafka key is null)\n"), "{plain}");
+    let kjson = SinkSpec::from_ddl(&ddl("a INT", KAFKA_JSON)).unwrap().describe_as("kjson-kafka");
+    assert!(kjson.contains("\nconnector: kjson-kafka (the records of kafka, upsert: false)\n"), "{kjson}");
     let options = "'connector' = 'upsert-kafka', 'key.format' = 'json', 'value.format' = 'json', \
         'value.fields-include' = 'EXCEPT_KEY'";
     let columns = "ts TIMESTAMP(3) PRIMARY KEY NOT ENFORCED, WATERMARK FOR ts AS ts";
@@ -683,24 +719,28 @@ fn cdc_formats_are_refused_where_only_inserts_fit() {
 
 #[test]
 fn from_parts_takes_cdc_formats_by_name() {
-    let mut input = parts(&["a", "b"], &["INT", "STRING"]);
-    input.key_projection = Some(vec![0]);
-    input.value_options.insert("format".to_string(), "maxwell-json".to_string());
-    input.value_options.insert("encode.ignore-null-fields".to_string(), "true".to_string());
+    let mut input = SinkParts::new(
+        [("a", "INT"), ("b", "STRING")],
+        [("connector", "kafka"), ("key.format", "json"), ("key.fields", "a"), ("value.format", "maxwell-json")],
+    );
+    input.options.insert("value.maxwell-json.encode.ignore-null-fields".to_string(), "true".to_string());
     let spec = SinkSpec::from_parts(&input).unwrap();
     assert_eq!((spec.value.format.name(), spec.value.options.ignore_null_fields), ("maxwell-json", true));
     assert_eq!(spec.key.as_ref().map(|key| key.format.name()), Some("json"));
     let message = |input: &SinkParts| SinkSpec::from_parts(input).unwrap_err().message().to_string();
-    input.value_options.insert("schema-include".to_string(), "false".to_string());
+    input.options.insert("value.maxwell-json.schema-include".to_string(), "false".to_string());
     assert!(message(&input).contains("\n\nvalue.maxwell-json.schema-include\n\n"), "{}", message(&input));
-    input.value_options.insert("format".to_string(), "debezium-json".to_string());
-    input.value_options.insert("schema-include".to_string(), "true".to_string());
+    input.options.retain(|key, _| !key.starts_with("value.maxwell-json."));
+    input.options.insert("value.format".to_string(), "debezium-json".to_string());
+    input.options.insert("value.debezium-json.schema-include".to_string(), "true".to_string());
     assert!(message(&input).ends_with("doesn't support 'debezium-json.schema-include' option been set to true."));
-    input.value_options.remove("schema-include");
-    input.key_options.insert("format".to_string(), "debezium-json".to_string());
+    input.options.remove("value.debezium-json.schema-include");
+    input.options.insert("key.format".to_string(), "debezium-json".to_string());
     assert!(message(&input).starts_with("A key format should only deal with INSERT-only records. But debezium-json"));
-    input.key_options.insert("format".to_string(), "json".to_string());
-    input.upsert = true;
+    input.options.insert("key.format".to_string(), "json".to_string());
+    input.options.insert("connector".to_string(), "upsert-kafka".to_string());
+    input.options.remove("key.fields");
+    let input = input.with_primary_key(["a"]);
     assert!(message(&input).starts_with("'upsert-kafka' connector doesn't support 'debezium-json' as value format"));
 }
 

@@ -70,7 +70,7 @@ public final class NativeJsonEncoder implements AutoCloseable {
      * must outlive this encoder. Roots passed to {@link #encode(VectorSchemaRoot, byte[])} may
      * come from any allocator.
      *
-     * @throws KjsonSpecException if an option, a type or the projections are invalid
+     * @throws KjsonSpecException if an option, a column type or the primary key breaks the Kafka connector's rules
      */
     public static NativeJsonEncoder open(SinkDescription sink, Compatibility compatibility, BufferAllocator allocator,
             Handoff handoff) {
@@ -78,9 +78,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
         Objects.requireNonNull(compatibility, "compatibility");
         Objects.requireNonNull(allocator, "allocator");
         NativeLibrary.load();
-        long handle = open(sink.fieldNames(), sink.typeStrings(), sink.keyProjection(), sink.valueProjection(),
-                sink.keyPrefix(), sink.upsert(), SinkDescription.flatten(sink.keyOptions()),
-                SinkDescription.flatten(sink.valueOptions()), compatibility.flinkVersion(), compatibility.floatSpelling());
+        long handle = open(sink.tableName(), sink.fieldNames(), sink.typeStrings(), sink.primaryKey().toArray(new String[0]),
+                SinkDescription.flatten(sink.options()), compatibility.flinkVersion(), compatibility.floatSpelling());
         return new NativeJsonEncoder(handle, allocator, Objects.requireNonNull(handoff, "handoff"));
     }
 
@@ -196,9 +195,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
     // The native methods take the handle explicitly so that misuse (0, closed, forged handles)
     // reaches the native registry and is reported as an exception there too.
 
-    static native long open(String[] fieldNames, String[] typeStrings, int[] keyProjection, int[] valueProjection,
-            String keyPrefix, boolean upsert, String[] keyOptions, String[] valueOptions, String flinkVersion,
-            String floatSpelling);
+    static native long open(String tableName, String[] fieldNames, String[] typeStrings, String[] primaryKey,
+            String[] options, String flinkVersion, String floatSpelling);
 
     static native int encodeToArrays(long handle, long arrowArrayAddress, long arrowSchemaAddress, byte[] rowKinds,
             Object[] out);

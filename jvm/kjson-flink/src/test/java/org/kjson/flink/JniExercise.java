@@ -59,9 +59,12 @@ public final class JniExercise {
             errors += expectThrows(() -> NativeJsonEncoder.close(0));
             errors += expectThrows(() -> NativeJsonEncoder.kindDescription0(-1));
             errors += expectThrows(() -> NativeJsonEncoder.encodeToDirect(-1, 0, 0, null, new Object[6]));
-            errors += expectThrows(() -> NativeJsonEncoder.open(new String[] {null}, new String[] {"INT"}, null, new int[] {0},
-                    "", false, new String[0], new String[0], "2.2", "jdk17"));
-            errors += expectThrows(() -> SinkDescription.of(type, List.of(), Map.of("connector", "kafka")));
+            errors += expectThrows(() -> NativeJsonEncoder.open("", new String[] {null}, new String[] {"INT"}, new String[0],
+                    new String[] {"connector", "kafka", "format", "json"}, "2.2", "jdk17"));
+            errors += expectThrows(() -> NativeJsonEncoder.open("", new String[] {"a"}, new String[] {"INT"}, null,
+                    new String[] {"connector", "kafka", "format", "json"}, "2.2", "jdk17"));
+            errors += expectThrows(() -> NativeJsonEncoder.open(SinkDescription.of(type, List.of(), Map.of("connector", "kafka")),
+                    NativeJsonEncoderContractTest.TARGET, allocator, NativeJsonEncoder.Handoff.ARRAYS));
         }
         System.out.println("JniExercise OK: " + records + " records, " + errors + " expected errors, open handles "
                 + NativeJsonEncoder.openHandleCount());

@@ -151,12 +151,33 @@ class NativeJsonEncoderContractTest {
         KjsonSpecException error = assertThrows(KjsonSpecException.class, () -> open(sink, NativeJsonEncoder.Handoff.ARRAYS));
         assertTrue(error.getMessage().contains("MULTISET<INT>"), error.getMessage());
         // A type string that does not parse is a spec error too (engines may pass their own strings).
-        assertThrows(KjsonSpecException.class, () -> NativeJsonEncoder.open(new String[] {"a"}, new String[] {"BIGINTT"},
-                null, new int[] {0}, "", false, new String[0], new String[] {"format", "json"}, "2.2", "jdk17"));
-        assertThrows(IllegalArgumentException.class, () -> NativeJsonEncoder.open(new String[] {"a"}, new String[] {"INT"},
-                null, new int[] {0}, "", false, new String[0], new String[0], "9.9", "jdk17"));
-        assertThrows(IllegalArgumentException.class, () -> NativeJsonEncoder.open(null, null, null, null, null, false, null,
-                null, null, null));
+        String[] kafkaJson = {"connector", "kafka", "format", "json"};
+        assertThrows(KjsonSpecException.class, () -> NativeJsonEncoder.open("", new String[] {"a"}, new String[] {"BIGINTT"},
+                new String[0], kafkaJson, "2.2", "jdk17"));
+        assertThrows(IllegalArgumentException.class, () -> NativeJsonEncoder.open("", new String[] {"a"}, new String[] {"INT"},
+                new String[0], kafkaJson, "9.9", "jdk17"));
+        assertThrows(IllegalArgumentException.class, () -> NativeJsonEncoder.open(null, null, null, null, null, null, null));
+    }
+
+    /** The Kafka connectors' projection rules run natively, from the options as written, with Flink's messages. */
+    @Test
+    void projectionRulesNameTheOptionAndColumn() {
+        Map<String, String> keyed = Map.of("connector", "kafka", "key.format", "json", "key.fields", "nope",
+                "value.format", "json");
+        KjsonSpecException missing = assertThrows(KjsonSpecException.class,
+                () -> open(SinkDescription.of(ROW, List.of(), keyed), NativeJsonEncoder.Handoff.ARRAYS));
+        assertTrue(missing.getMessage().contains("Could not find the field 'nope'")
+                && missing.getMessage().contains("'key.fields'"), missing.getMessage());
+        Map<String, String> upsert = Map.of("connector", "upsert-kafka", "key.format", "json", "value.format", "json");
+        KjsonSpecException noKey = assertThrows(KjsonSpecException.class,
+                () -> open(SinkDescription.of(ROW, List.of(), upsert), NativeJsonEncoder.Handoff.ARRAYS));
+        assertTrue(noKey.getMessage().contains("require to define a PRIMARY KEY"), noKey.getMessage());
+        Map<String, String> prefixed = Map.of("connector", "upsert-kafka", "key.format", "json", "value.format", "json",
+                "key.fields-prefix", "x_", "value.fields-include", "EXCEPT_KEY");
+        KjsonSpecException prefix = assertThrows(KjsonSpecException.class,
+                () -> open(SinkDescription.of(ROW, List.of("id"), prefixed), NativeJsonEncoder.Handoff.ARRAYS));
+        assertTrue(prefix.getMessage().contains("must be prefixed with 'x_'")
+                && prefix.getMessage().contains("field 'id'"), prefix.getMessage());
     }
 
     @Test

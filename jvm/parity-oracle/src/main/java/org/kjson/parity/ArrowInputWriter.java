@@ -68,6 +68,10 @@ import org.apache.flink.table.types.logical.TimestampType;
  * Map&lt;T, Int32 not null&gt;, intervals as Int32 months / Int64 millis, and a nullable map key
  * field for maps that carry null keys. A trailing non-null Int8 column {@code __row_kind} holds
  * {@code RowKind.toByteValue()}.
+ *
+ * <p>This writer is the oracle's own on purpose, not kjson-flink's {@code RowDataArrowWriter}: the
+ * parity inputs must not come from the product under test, so a mapping mistake in the product's
+ * writer cannot hide behind the same mistake in the inputs it is judged on.
  */
 final class ArrowInputWriter {
 

@@ -1,6 +1,5 @@
 package org.kjson.parity;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -27,6 +26,8 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
+import org.kjson.testkit.StockRecordSerializer;
+import org.kjson.testkit.TableSinkContext;
 
 /**
  * The real SQL path from a Kafka sink DDL to the connector's record serializer:
@@ -99,14 +100,14 @@ final class FlinkKafkaSink {
                 null, resolved.id(), resolved.table(), Collections.emptyMap(), tableEnv.getConfig(),
                 Thread.currentThread().getContextClassLoader(), false);
         int metadataArity = applyWritableMetadata(sink, resolved.table().getResolvedSchema());
-        DynamicTableSink.SinkRuntimeProvider provider = sink.getSinkRuntimeProvider(new SinkContexts.TableSinkContext());
+        DynamicTableSink.SinkRuntimeProvider provider = sink.getSinkRuntimeProvider(new TableSinkContext());
         if (!(provider instanceof SinkV2Provider)) {
             throw new IllegalStateException("oracle: unsupported sink runtime provider "
                     + provider.getClass().getName() + " (e.g. sink.buffer-flush.* wraps the KafkaSink)");
         }
         Sink<RowData> kafkaSink = ((SinkV2Provider) provider).createSink();
-        KafkaRecordSerializationSchema<RowData> schema = recordSerializerOf(kafkaSink);
-        schema.open(SinkContexts.initializationContext(), SinkContexts.KAFKA_SINK_CONTEXT);
+        KafkaRecordSerializationSchema<RowData> schema =
+                StockRecordSerializer.opened(StockRecordSerializer.recordSerializerOf(kafkaSink));
         String jar = String.valueOf(kafkaSink.getClass().getProtectionDomain().getCodeSource().getLocation());
         return new RecordSerializer(schema, metadataArity, jar.substring(jar.lastIndexOf('/') + 1));
     }
@@ -146,20 +147,6 @@ final class FlinkKafkaSink {
         }
         writer.applyWritableMetadata(keys, DataTypes.ROW(fields).notNull());
         return keys.size();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static KafkaRecordSerializationSchema<RowData> recordSerializerOf(Sink<RowData> kafkaSink)
-            throws IllegalAccessException {
-        for (Class<?> c = kafkaSink.getClass(); c != null; c = c.getSuperclass()) {
-            for (Field field : c.getDeclaredFields()) {
-                if (KafkaRecordSerializationSchema.class.isAssignableFrom(field.getType())) {
-                    field.setAccessible(true);
-                    return (KafkaRecordSerializationSchema<RowData>) field.get(kafkaSink);
-                }
-            }
-        }
-        throw new IllegalStateException("oracle: no record serializer field in " + kafkaSink.getClass());
     }
 
     /** The Flink version of the jars on the classpath, e.g. "2.3.0". */

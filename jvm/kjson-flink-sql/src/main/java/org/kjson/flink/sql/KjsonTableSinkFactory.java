@@ -24,15 +24,16 @@ import org.slf4j.LoggerFactory;
 /**
  * What both kjson sink factories do at planning time. The table's formats must be ones kjson
  * encodes ({@link EncodedFormats}); then the options, with the {@code connector} renamed to the
- * stock one, go through four checks in order:
+ * stock one, go through three checks in order:
  * <ol>
  *   <li>Flink's own factory ({@code kafka} or {@code upsert-kafka}) creates its sink: every
- *       connector and {@code json} format rule, with Flink's messages.</li>
+ *       connector and {@code json} format rule (the key/value projections included), with
+ *       Flink's messages.</li>
  *   <li>{@link NativeSinkRestrictions}: options and columns that Flink accepts but the native
  *       path would not reproduce are rejected by name.</li>
- *   <li>{@link SinkDescription}: the key/value projections, by the connector's rules.</li>
- *   <li>The native encoder is opened once with the description: the format options and column
- *       types it cannot encode byte-identically are rejected with its message. Where the
+ *   <li>The native encoder is opened once with the table as written ({@link SinkDescription}:
+ *       row type, primary key, options): it derives the projections with the same rules, and
+ *       rejects format options and column types it cannot encode byte-identically. Where the
  *       library cannot load, this check moves to the task (logged).</li>
  * </ol>
  * The resulting sink keeps the stock sink for its changelog mode.
@@ -82,7 +83,7 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
         Map<String, String> stockOptions = stockOptions(table.getOptions());
         DynamicTableSink stockSink = createStockSink(context, table.copy(stockOptions));
         NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
-        SinkDescription description = SinkDescription.of(table.getResolvedSchema(), stockOptions);
+        SinkDescription description = SinkDescription.of(table.getResolvedSchema(), table.getOptions()).named(tableName);
         validateNatively(description, tableName);
         KafkaSinkSettings settings = KafkaSinkSettings.of(stockOptions);
         return new KjsonKafkaDynamicSink(identifier, stockSink, description, settings, batching);

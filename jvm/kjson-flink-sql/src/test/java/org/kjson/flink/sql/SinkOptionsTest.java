@@ -30,7 +30,7 @@ import org.kjson.flink.sql.broker.TopicRecord;
 import org.kjson.flink.sql.support.FailingRows;
 import org.kjson.flink.sql.support.FailoverScenario;
 import org.kjson.flink.sql.support.FlinkLine;
-import org.kjson.flink.sql.support.StockSerializer;
+import org.kjson.testkit.TableSinkContext;
 
 /**
  * The Kafka side is the stock connector's: the KafkaSink that kjson builds has the same producer
@@ -66,9 +66,9 @@ class SinkOptionsTest {
                     OPTIONS + table[2] + ", 'kjson.batch-rows' = '512', 'kjson.batch-interval' = '2 s',"
                             + " 'kjson.arrow-memory-limit' = '32 mb'");
             assertEquals(stock.getChangelogMode(ChangelogMode.all()), kjson.getChangelogMode(ChangelogMode.all()));
-            SinkV2Provider stockProvider = (SinkV2Provider) stock.getSinkRuntimeProvider(new StockSerializer.SinkContext());
+            SinkV2Provider stockProvider = (SinkV2Provider) stock.getSinkRuntimeProvider(new TableSinkContext());
             DataStreamSinkProvider kjsonProvider =
-                    (DataStreamSinkProvider) kjson.getSinkRuntimeProvider(new StockSerializer.SinkContext());
+                    (DataStreamSinkProvider) kjson.getSinkRuntimeProvider(new TableSinkContext());
             assertEquals(stockProvider.getParallelism(), kjsonProvider.getParallelism());
             assertEquals(BatchSettings.ofRows(512).withInterval(Duration.ofSeconds(2)).withArrowMemoryLimit(32L << 20),
                     kjson.batching());
@@ -101,7 +101,7 @@ class SinkOptionsTest {
 
     private void assertSameKafkaSink(String stockConnector, String columns, String options) throws Exception {
         KafkaSink<?> stock = (KafkaSink<?>) ((SinkV2Provider) createSink(stockConnector, columns, options)
-                .getSinkRuntimeProvider(new StockSerializer.SinkContext())).createSink();
+                .getSinkRuntimeProvider(new TableSinkContext())).createSink();
         KjsonKafkaDynamicSink kjson = (KjsonKafkaDynamicSink) createSink("kjson-" + stockConnector, columns, options);
         KafkaSink<?> built = kjson.settings().buildSink();
         Map<String, Object> expected = kafkaSinkSettings(stock);

@@ -1,36 +1,24 @@
 package org.kjson.flink.support;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
-import org.apache.flink.api.common.serialization.SerializationSchema;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.internal.TableEnvironmentInternal;
 import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
-import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.factories.FactoryUtil;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.DataType;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.util.SimpleUserCodeClassLoader;
-import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.kjson.testkit.StockRecordSerializer;
 
 /**
  * The stock path a Flink SQL job takes: the DDL goes into a real TableEnvironment catalog, the
@@ -69,9 +57,7 @@ public final class StockKafkaSink {
         env.executeSql("DROP TABLE " + id.asSerializableString());
         DynamicTableSink sink = FactoryUtil.createDynamicTableSink(null, id, table, Collections.emptyMap(),
                 env.getConfig(), Thread.currentThread().getContextClassLoader(), false);
-        SinkV2Provider provider = (SinkV2Provider) sink.getSinkRuntimeProvider(new TableSinkContext());
-        KafkaRecordSerializationSchema<RowData> serializer = recordSerializerOf(provider.createSink());
-        serializer.open(initializationContext(), SINK_CONTEXT);
+        KafkaRecordSerializationSchema<RowData> serializer = StockRecordSerializer.of(sink);
         return new StockKafkaSink(table, serializer);
     }
 
@@ -88,69 +74,6 @@ public final class StockKafkaSink {
     }
 
     public ProducerRecord<byte[], byte[]> serialize(RowData row) {
-        return serializer.serialize(row, SINK_CONTEXT, null);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static KafkaRecordSerializationSchema<RowData> recordSerializerOf(Sink<RowData> kafkaSink) throws IllegalAccessException {
-        for (Class<?> c = kafkaSink.getClass(); c != null; c = c.getSuperclass()) {
-            for (Field field : c.getDeclaredFields()) {
-                if (KafkaRecordSerializationSchema.class.isAssignableFrom(field.getType())) {
-                    field.setAccessible(true);
-                    return (KafkaRecordSerializationSchema<RowData>) field.get(kafkaSink);
-                }
-            }
-        }
-        throw new IllegalStateException("no record serializer in " + kafkaSink.getClass());
-    }
-
-    private static final class TableSinkContext implements DynamicTableSink.Context {
-        public boolean isBounded() {
-            return false;
-        }
-
-        public <T> TypeInformation<T> createTypeInformation(DataType type) {
-            return InternalTypeInfo.of(type.getLogicalType());
-        }
-
-        public <T> TypeInformation<T> createTypeInformation(LogicalType type) {
-            return InternalTypeInfo.of(type);
-        }
-
-        public DynamicTableSink.DataStructureConverter createDataStructureConverter(DataType type) {
-            throw new UnsupportedOperationException();
-        }
-
-        public Optional<int[][]> getTargetColumns() {
-            return Optional.empty();
-        }
-    }
-
-    private static final KafkaRecordSerializationSchema.KafkaSinkContext SINK_CONTEXT =
-            new KafkaRecordSerializationSchema.KafkaSinkContext() {
-                public int getParallelInstanceId() {
-                    return 0;
-                }
-
-                public int getNumberOfParallelInstances() {
-                    return 1;
-                }
-
-                public int[] getPartitionsForTopic(String topic) {
-                    return new int[] {0};
-                }
-            };
-
-    private static SerializationSchema.InitializationContext initializationContext() {
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        return new SerializationSchema.InitializationContext() {
-            public MetricGroup getMetricGroup() {
-                return new UnregisteredMetricsGroup();
-            }
-
-            public UserCodeClassLoader getUserCodeClassLoader() {
-                return SimpleUserCodeClassLoader.create(loader);
-            }
-        };
+        return StockRecordSerializer.serialize(serializer, row);
     }
 }

@@ -34,6 +34,7 @@ import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.Row;
+import org.kjson.testkit.TableSinkContext;
 
 /**
  * One Flink job on a local MiniCluster (parallelism 2, a checkpoint every second, fixed-delay
@@ -106,7 +107,7 @@ public final class SinkJob {
                 .map(new ToRowData(rowType)).returns(InternalTypeInfo.of(rowType.getLogicalType()));
         DynamicTableSink sink = FactoryUtil.createDynamicTableSink(null, ObjectIdentifier.of("test", "test", runId), table,
                 Map.of(), new Configuration(), Thread.currentThread().getContextClassLoader(), false);
-        DataStreamSinkProvider provider = (DataStreamSinkProvider) sink.getSinkRuntimeProvider(new StockSerializer.SinkContext());
+        DataStreamSinkProvider provider = (DataStreamSinkProvider) sink.getSinkRuntimeProvider(new TableSinkContext());
         provider.consumeDataStream(name -> java.util.Optional.of(runId + "-" + name), rows);
         env.execute(runId);
     }
