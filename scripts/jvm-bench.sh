@@ -3,6 +3,7 @@
 # JsonRowDataSerializationSchema (through the Kafka table sink's serializer) against the native
 # encoder (a) from ready Arrow batches and (b) from RowData including the batching.
 # Release native build only. Arguments pass through: [rows] [batch rows] [passes].
+# KJSON_BENCH_CLOCK=cpu times with the thread's CPU clock (for machines shared with other jobs).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,7 +14,7 @@ trap 'rm -f "$classpath_file"' EXIT
 mvn -B -q -f jvm/kjson-flink/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
     -Dmdep.outputFile="$classpath_file" -Dkjson.cargo.skip=true
 module=jvm/kjson-flink/target
-exec java -Xms2g -Xmx2g -XX:+UseG1GC \
+exec java -Xms2g -Xmx2g -XX:+UseG1GC ${KJSON_BENCH_CLOCK:+-Dkjson.bench.clock=$KJSON_BENCH_CLOCK} \
     --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED \
     --add-opens=java.base/java.lang=ALL-UNNAMED \
     -Dkjson.native.path="$root/target/release/libkjson.so" -Dkjson.schemas="$root/schemas" \

@@ -48,12 +48,16 @@ public final class RowDataArrowWriter implements AutoCloseable {
 
     /** Seals the vectors at the current row count; {@link #root()} is then a complete batch. */
     public VectorSchemaRoot finish() {
+        for (ValueWriter field : fields) {
+            field.finish();
+        }
         root.setRowCount(rows);
         return root;
     }
 
+    /** The batch so far: the same as {@link #finish()} (the staged values must reach the vectors first). */
     public VectorSchemaRoot root() {
-        return root;
+        return finish();
     }
 
     /** The row kinds of the buffered rows (a fresh array of {@link #rowCount()} bytes). */
@@ -73,6 +77,9 @@ public final class RowDataArrowWriter implements AutoCloseable {
 
     /** Empties the batch, keeping the vectors' buffers for the next one. */
     public void reset() {
+        for (ValueWriter field : fields) {
+            field.reset();
+        }
         for (FieldVector vector : root.getFieldVectors()) {
             vector.reset();
         }

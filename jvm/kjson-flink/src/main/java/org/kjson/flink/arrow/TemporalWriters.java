@@ -60,12 +60,13 @@ final class TemporalWriters {
         void fromArray(ArrayData a, int p, int i) { set(i, a.getInt(p)); }
     }
 
-    static final class TimestampWriter extends ValueWriter.Leaf<TimeStampVector> {
+    /** Staged: the timestamp columns of most sinks write one long per row. */
+    static final class TimestampWriter extends StagedFixedWidth {
         private final int precision;
         private final TimeUnit unit;
 
         TimestampWriter(TimeStampVector vector, int precision, TimeUnit unit) {
-            super(vector);
+            super(vector, 8);
             this.precision = precision;
             this.unit = unit;
         }
@@ -86,7 +87,8 @@ final class TemporalWriters {
                 default:
                     value = millis * 1_000_000L + ts.getNanoOfMillisecond();
             }
-            vector.setSafe(index, value);
+            claimValid(index);
+            LONGS.set(values, index << 3, value);
         }
 
         void fromRow(RowData r, int p, int i) { set(i, r.getTimestamp(p, precision)); }

@@ -18,13 +18,10 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
-import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -35,7 +32,9 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * Writes one Flink value into slot {@code index} of an Arrow vector, read either from a
  * {@link RowData} field or an {@link ArrayData} element (Flink has no common getter interface,
- * hence two entry points). Vectors grow as needed ({@code setSafe}).
+ * hence two entry points). Vectors grow as needed. Numbers, dates, timestamps, strings and binary
+ * strings are staged on the heap and reach their vectors at {@link #finish()} ({@link StagedLeaf});
+ * the rarer leaves go through Arrow's {@code setSafe}.
  */
 abstract class ValueWriter {
 
@@ -61,36 +60,42 @@ abstract class ValueWriter {
 
     abstract void setNull(int index);
 
+    /** Moves what this writer staged on the heap into its vector (before the vector's value count is set). */
+    void finish() {}
+
+    /** Empties the stage for the next batch (the vectors themselves are reset by the caller). */
+    void reset() {}
+
     /** The writer for a vector built from {@link ArrowSchemas#toArrowField} of {@code type}. */
     static ValueWriter of(LogicalType type, FieldVector vector) {
         switch (type.getTypeRoot()) {
             case BOOLEAN:
                 return new BooleanWriter((BitVector) vector);
             case TINYINT:
-                return new TinyIntWriter((TinyIntVector) vector);
+                return new StagedFixedWidth.TinyInts((TinyIntVector) vector);
             case SMALLINT:
-                return new SmallIntWriter((SmallIntVector) vector);
+                return new StagedFixedWidth.SmallInts((SmallIntVector) vector);
             case INTEGER:
             case INTERVAL_YEAR_MONTH:
-                return new IntWriter((IntVector) vector);
+                return new StagedFixedWidth.Ints((IntVector) vector);
             case BIGINT:
             case INTERVAL_DAY_TIME:
-                return new BigIntWriter((BigIntVector) vector);
+                return new StagedFixedWidth.Longs((BigIntVector) vector);
             case FLOAT:
-                return new FloatWriter((Float4Vector) vector);
+                return new StagedFixedWidth.Floats((Float4Vector) vector);
             case DOUBLE:
-                return new DoubleWriter((Float8Vector) vector);
+                return new StagedFixedWidth.Doubles((Float8Vector) vector);
             case DECIMAL:
                 return new DecimalWriter((DecimalVector) vector, (DecimalType) type);
             case CHAR:
             case VARCHAR:
-                return new StringWriter((VarCharVector) vector);
+                return new StagedVarWidth.Strings((VarCharVector) vector);
             case BINARY:
                 return new FixedBinaryWriter((FixedSizeBinaryVector) vector);
             case VARBINARY:
-                return new BinaryWriter((VarBinaryVector) vector);
+                return new StagedVarWidth.Binaries((VarBinaryVector) vector);
             case DATE:
-                return new DateWriter((DateDayVector) vector);
+                return new StagedFixedWidth.Ints((DateDayVector) vector);
             case TIME_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
@@ -133,42 +138,6 @@ abstract class ValueWriter {
         void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getBoolean(p) ? 1 : 0); }
     }
 
-    static final class TinyIntWriter extends Leaf<TinyIntVector> {
-        TinyIntWriter(TinyIntVector v) { super(v); }
-        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getByte(p)); }
-        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getByte(p)); }
-    }
-
-    static final class SmallIntWriter extends Leaf<SmallIntVector> {
-        SmallIntWriter(SmallIntVector v) { super(v); }
-        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getShort(p)); }
-        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getShort(p)); }
-    }
-
-    static final class IntWriter extends Leaf<IntVector> {
-        IntWriter(IntVector v) { super(v); }
-        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getInt(p)); }
-        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getInt(p)); }
-    }
-
-    static final class BigIntWriter extends Leaf<BigIntVector> {
-        BigIntWriter(BigIntVector v) { super(v); }
-        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getLong(p)); }
-        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getLong(p)); }
-    }
-
-    static final class FloatWriter extends Leaf<Float4Vector> {
-        FloatWriter(Float4Vector v) { super(v); }
-        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getFloat(p)); }
-        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getFloat(p)); }
-    }
-
-    static final class DoubleWriter extends Leaf<Float8Vector> {
-        DoubleWriter(Float8Vector v) { super(v); }
-        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getDouble(p)); }
-        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getDouble(p)); }
-    }
-
     /** Compact decimals go in as longs; larger ones as big-endian unscaled bytes. */
     static final class DecimalWriter extends Leaf<DecimalVector> {
         private final int precision;
@@ -192,42 +161,10 @@ abstract class ValueWriter {
         void fromArray(ArrayData a, int p, int i) { set(i, a.getDecimal(p, precision, scale)); }
     }
 
-    /** Copies a binary string straight from its memory segment when it has one on the heap. */
-    static final class StringWriter extends Leaf<VarCharVector> {
-        StringWriter(VarCharVector v) { super(v); }
-
-        private void set(int i, StringData s) {
-            if (s instanceof BinaryStringData b) {
-                b.ensureMaterialized();
-                MemorySegment[] segments = b.getSegments();
-                if (segments.length == 1 && !segments[0].isOffHeap()) {
-                    vector.setSafe(i, segments[0].getArray(), b.getOffset(), b.getSizeInBytes());
-                    return;
-                }
-            }
-            vector.setSafe(i, s.toBytes());
-        }
-
-        void fromRow(RowData r, int p, int i) { set(i, r.getString(p)); }
-        void fromArray(ArrayData a, int p, int i) { set(i, a.getString(p)); }
-    }
-
     static final class FixedBinaryWriter extends Leaf<FixedSizeBinaryVector> {
         FixedBinaryWriter(FixedSizeBinaryVector v) { super(v); }
         void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getBinary(p)); }
         void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getBinary(p)); }
-    }
-
-    static final class BinaryWriter extends Leaf<VarBinaryVector> {
-        BinaryWriter(VarBinaryVector v) { super(v); }
-        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getBinary(p)); }
-        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getBinary(p)); }
-    }
-
-    static final class DateWriter extends Leaf<DateDayVector> {
-        DateWriter(DateDayVector v) { super(v); }
-        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getInt(p)); }
-        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getInt(p)); }
     }
 
     static final class ArrayWriter extends ValueWriter {
@@ -251,6 +188,8 @@ abstract class ValueWriter {
         void fromRow(RowData r, int p, int i) { set(i, r.getArray(p)); }
         void fromArray(ArrayData a, int p, int i) { set(i, a.getArray(p)); }
         void setNull(int index) { vector.setNull(index); }
+        void finish() { element.finish(); }
+        void reset() { element.reset(); }
     }
 
     /** MAP and MULTISET: entries in the map data's own key-array order. */
@@ -284,6 +223,16 @@ abstract class ValueWriter {
         void fromRow(RowData r, int p, int i) { set(i, r.getMap(p)); }
         void fromArray(ArrayData a, int p, int i) { set(i, a.getMap(p)); }
         void setNull(int index) { vector.setNull(index); }
+
+        void finish() {
+            key.finish();
+            value.finish();
+        }
+
+        void reset() {
+            key.reset();
+            value.reset();
+        }
     }
 
     static final class RowWriter extends ValueWriter {
@@ -313,6 +262,18 @@ abstract class ValueWriter {
             // Children get a null at the same slot, so every child vector's slots stay defined.
             for (ValueWriter field : fields) {
                 field.setNull(index);
+            }
+        }
+
+        void finish() {
+            for (ValueWriter field : fields) {
+                field.finish();
+            }
+        }
+
+        void reset() {
+            for (ValueWriter field : fields) {
+                field.reset();
             }
         }
     }
