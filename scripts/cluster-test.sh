@@ -73,7 +73,7 @@ connector_jar() {
   log "building the connector jar (mvn -pl kjson-flink-sql -am package)"
   nice mvn -q -f "$ROOT/jvm/pom.xml" -pl kjson-flink-sql -am package -DskipTests > "$WORK/log/build.log" 2>&1 \
     || die "building kjson-flink-sql failed: $(tail -20 "$WORK/log/build.log")"
-  CONNECTOR_JAR=$(ls "$ROOT"/jvm/kjson-flink-sql/target/kjson-flink-sql-*-shaded.jar | head -1)
+  CONNECTOR_JAR=$(ls "$ROOT"/jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar | head -1)
 }
 
 # render TEMPLATE KEY=VALUE...: the template with @KEY@ replaced.
