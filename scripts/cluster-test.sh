@@ -67,13 +67,13 @@ trap 'exit 130' INT TERM
 connector_jar() {
   if [[ -n ${KJSON_CLUSTER_JAR:-} ]]; then
     [[ -f $KJSON_CLUSTER_JAR ]] || die "KJSON_CLUSTER_JAR=$KJSON_CLUSTER_JAR does not exist"
-    CONNECTOR_JAR=$KJSON_CLUSTER_JAR
+    CONNECTOR_JAR=$(realpath "$KJSON_CLUSTER_JAR")   # lib/ links to it from the work directory
     return
   fi
   log "building the connector jar (mvn -pl kjson-flink-sql -am package)"
   nice mvn -q -f "$ROOT/jvm/pom.xml" -pl kjson-flink-sql -am package -DskipTests > "$WORK/log/build.log" 2>&1 \
     || die "building kjson-flink-sql failed: $(tail -20 "$WORK/log/build.log")"
-  CONNECTOR_JAR=$(ls "$ROOT"/jvm/kjson-flink-sql/target/kjson-flink-sql-*-shaded.jar | head -1)
+  CONNECTOR_JAR=$(ls "$ROOT"/jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar | head -1)
 }
 
 # render TEMPLATE KEY=VALUE...: the template with @KEY@ replaced.
@@ -152,7 +152,8 @@ run_crash() {
   start_taskmanager taskmanager-3
   wait_until 180 "the replacement TaskManager to register" new_taskmanager "$known"
   wait_until 300 "a restart of kjson-crash" restarted "$JOB_ID"
-  wait_until 300 "kjson-crash to run again on the replacement" all_tasks_running "$JOB_ID"
+  # A short run may finish soon after the restart: finished counts as having run again.
+  wait_until 300 "kjson-crash to run again on the replacement" running_or_finished "$JOB_ID"
   job_uses_taskmanager "$JOB_ID" "$NEW_TM" || die "kjson-crash did not recover on the replacement TaskManager"
   wait_until "$(finish_timeout)" "kjson-crash to finish" job_finished "$JOB_ID"
   CRASH_RESTARTS=$(job_restarts "$JOB_ID")
@@ -161,6 +162,8 @@ run_crash() {
 }
 
 restarted() { [[ $(job_restarts "$1") -ge 1 ]] 2> /dev/null; }
+
+running_or_finished() { all_tasks_running "$1" || job_finished "$1"; }
 
 taskmanager_ids() { curl -sf "$REST/taskmanagers" | json "' '.join(sorted(t['id'] for t in d['taskmanagers']))"; }
 

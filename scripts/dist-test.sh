@@ -13,8 +13,10 @@
 #    installed (otherwise it says it skipped);
 # 5. each shaded jar carries the x86-64 libkjson.so byte for byte, and a JVM loads it from the jar
 #    and makes a native call.
-# Not covered here: the connector jars against a Kafka broker (they need Flink's runtime and a
-# broker, which dist/ does not ship).
+# 6. each connector jar (Flink 2.2 and 1.20) runs in a local Flink of its line against a real KRaft
+#    broker and writes records byte-identical to the stock connectors (scripts/dist-flink-test.sh;
+#    Flink, the broker and the stock connector are fetched into ~/.cache/kjson, the jars under test
+#    come from the copied dist/ only). KJSON_DIST_SKIP_FLINK=1 skips this step.
 set -euo pipefail
 
 SHADED_JARS_GLOB="jars/kjson-flink-sql-connector-kafka-*.jar"   # connector jars (one per Flink line) that bundle the JNI library
@@ -22,7 +24,8 @@ JNI_RESOURCE_DIR="org/kjson/flink/native"
 GLIBC_FLOOR=2.17
 AARCH64_SYSROOT="${AARCH64_SYSROOT:-/usr/aarch64-linux-gnu}"
 
-source_dist="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/dist}"
+SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source_dist="$(realpath -m "${1:-$SCRIPTS/../dist}")"
 [[ -f "$source_dist/SHA256SUMS" ]] || { echo "dist-test: $source_dist has no SHA256SUMS (run scripts/release.sh)" >&2; exit 2; }
 work="$(mktemp -d "${TMPDIR:-/tmp}/kjson-dist-test.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -143,11 +146,24 @@ check_jars() {
   [[ $found -eq 1 ]] || fail "no jar matches $SHADED_JARS_GLOB"
 }
 
+check_connectors() {
+  if [[ ${KJSON_DIST_SKIP_FLINK:-0} == 1 ]]; then
+    echo "dist-test: skipped: the connector jars on Flink and a broker (KJSON_DIST_SKIP_FLINK=1)"
+    return
+  fi
+  if "$SCRIPTS/dist-flink-test.sh" "$work/dist" >"$work/flink.log" 2>&1; then
+    ok "$(tail -n 1 "$work/flink.log" | sed 's/^\[cluster [0-9:]*\] //')"
+  else
+    fail "the connector jars on Flink and a broker: $(tail -n 15 "$work/flink.log")"
+  fi
+}
+
 started=$(date +%s)
 check_sums
 check_glibc
 encode_cases x86-64 bin/x86_64-unknown-linux-gnu/kjson
 check_aarch64_cli
 check_jars
+check_connectors
 echo "dist-test: $failures failure(s) in $(( $(date +%s) - started )) s"
 [[ $failures -eq 0 ]]

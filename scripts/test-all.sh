@@ -36,6 +36,14 @@ stage jvm-flink-2.2 mvn -q -f jvm/pom.xml -pl kjson-flink,kjson-flink-sql -am ve
 # Flink 1.20: the same sources and tests against Flink 1.20 and its Kafka connector.
 stage jvm-flink-1.20 mvn -q -f jvm/pom.xml -pl flink-1.20/kjson-flink,flink-1.20/kjson-flink-sql -am verify \
   -Dkjson.cargo.skip=true
+# A standalone Flink 2.2 cluster (JobManager, two TaskManagers, a KRaft broker): a TaskManager
+# killed mid-job, then the savepoint switch kafka -> kjson-kafka -> kafka (docs/operations-cluster.md).
+# It takes the connector jar the jvm-flink-2.2 stage packaged (or builds one when there is none).
+cluster_quick() {
+  KJSON_CLUSTER_JAR="$(ls jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar 2>/dev/null | head -n 1)" \
+    scripts/cluster-test.sh --quick
+}
+stage cluster-quick cluster_quick
 stage c-abi scripts/capi-test.sh
 stage package-check scripts/package-check.sh
 stage arm64 scripts/arm64-test.sh

@@ -31,7 +31,8 @@ die() { log "ERROR: $*"; exit 1; }
 
 # --- assembly ---------------------------------------------------------------------------------
 
-# The wheel's pyflink/ folder (lib/, opt/, plugins/, bin/bash-java-utils.jar), unpacked once.
+# The distribution's lib/, opt/, plugins/ and bin/bash-java-utils.jar, unpacked once: from the
+# wheel's pyflink/ folder (2.x), or from the deps/ folder of the source archive (1.20 has no wheel).
 prepare_flink() {
   FLINK_HOME=$CACHE/flink-$FLINK_VERSION
   [[ -f $FLINK_HOME/lib/flink-dist-$FLINK_VERSION.jar ]] && return
@@ -39,11 +40,20 @@ prepare_flink() {
   mkdir -p "$CACHE/wheel"
   pip download --quiet --no-deps "apache-flink-libraries==$FLINK_VERSION" -d "$CACHE/wheel" \
     || die "pip download apache-flink-libraries==$FLINK_VERSION failed"
-  local unpack=$CACHE/flink-unpack.$$
+  local unpack=$CACHE/flink-unpack.$$ wheel sdist
+  wheel=$(compgen -G "$CACHE/wheel/apache_flink_libraries-$FLINK_VERSION-*.whl" | head -1 || true)
+  sdist=$CACHE/wheel/apache-flink-libraries-$FLINK_VERSION.tar.gz
   rm -rf "$unpack" && mkdir -p "$unpack"
-  (cd "$unpack" && unzip -q "$CACHE/wheel/apache_flink_libraries-$FLINK_VERSION-"*.whl 'pyflink/lib/*' 'pyflink/opt/*' 'pyflink/bin/*') \
-    || die "unpacking the wheel failed"
-  rm -rf "$FLINK_HOME" && mv "$unpack/pyflink" "$FLINK_HOME" && rm -rf "$unpack"
+  if [[ -n $wheel ]]; then
+    (cd "$unpack" && unzip -q "$wheel" 'pyflink/lib/*' 'pyflink/opt/*' 'pyflink/bin/*' && mv pyflink dist) \
+      || die "unpacking $wheel failed"
+  elif [[ -f $sdist ]]; then
+    tar -xzf "$sdist" -C "$unpack" "apache-flink-libraries-$FLINK_VERSION/deps" \
+      && mv "$unpack/apache-flink-libraries-$FLINK_VERSION/deps" "$unpack/dist" || die "unpacking $sdist failed"
+  else
+    die "pip left neither a wheel nor a source archive of apache-flink-libraries $FLINK_VERSION in $CACHE/wheel"
+  fi
+  rm -rf "$FLINK_HOME" && mv "$unpack/dist" "$FLINK_HOME" && rm -rf "$unpack"
 }
 
 # Kafka broker classpath, the stock Kafka SQL connector and the SQL gateway jar, from Maven Central once.

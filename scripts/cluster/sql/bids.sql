@@ -18,6 +18,8 @@ CREATE TEMPORARY VIEW bids AS SELECT
   CASE WHEN id % 5 = 0 THEN 'Google' WHEN id % 5 = 1 THEN 'Facebook' WHEN id % 5 = 2 THEN 'Baidu' ELSE 'Apple' END AS channel,
   CASE WHEN id % 11 = 0 THEN CAST(NULL AS STRING)
        ELSE CONCAT('https://www.nexmark.com/', CAST(id % 97 AS STRING), '/item.htm?q="é\t', CAST(id % 13 AS STRING), '"') END AS url,
-  TIMESTAMPADD(MILLISECOND, CAST(id % 1000000 AS INT) * 37, TIMESTAMP '2026-01-01 00:00:00') AS date_time,
+  -- 2026-01-01 00:00:00 UTC plus (id % 1000000) * 37 ms, in the session's time zone (Flink 1.20
+  -- cannot add milliseconds with TIMESTAMPADD).
+  CAST(TO_TIMESTAMP_LTZ(1767225600000 + id % 1000000 * 37, 3) AS TIMESTAMP(3)) AS date_time,
   id % 2 = 0 AS even
 FROM bid_numbers;
