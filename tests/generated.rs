@@ -193,7 +193,7 @@ fn golden_code_is_the_registered_encoder() {
     let other = schema_spec("q19");
     assert!(GeneratedEncoder::<golden::q9::NexmarkQ9>::open(other, Compatibility::default()).is_err());
     let _ = (golden::q0::NexmarkQ0, golden::wide::Wide, golden::nested::Nested, golden::q19::NexmarkQ19);
-    let _ = golden::q9_debezium::NexmarkQ9Debezium;
+    let _ = (golden::q9_debezium::NexmarkQ9Debezium, golden::sensor::Sensor, golden::ledger::Ledger);
 }
 
 const CUSTOM_DDL: &str = "CREATE TABLE custom (a INT, b STRING, c ARRAY<DOUBLE>) WITH ('connector' = 'kafka', \
