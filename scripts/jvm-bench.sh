@@ -8,10 +8,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release -p kjson-jni
-mvn -B -q -f jvm/pom.xml -pl kjson-flink -am test-compile -Dkjson.cargo.skip=true
 classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT
-mvn -B -q -f jvm/kjson-flink/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
+# In one reactor, so the test kit resolves to its build output (it is never installed); kjson-flink
+# is built last and its classpath is the one left in the file.
+mvn -B -q -f jvm/pom.xml -pl kjson-flink -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
     -Dmdep.outputFile="$classpath_file" -Dkjson.cargo.skip=true
 module=jvm/kjson-flink/target
 exec java -Xms2g -Xmx2g -XX:+UseG1GC ${KJSON_BENCH_CLOCK:+-Dkjson.bench.clock=$KJSON_BENCH_CLOCK} \
