@@ -77,12 +77,14 @@ public final class RowDataArrowWriter implements AutoCloseable {
 
     /** Empties the batch, keeping the vectors' buffers for the next one. */
     public void reset() {
-        for (ValueWriter field : fields) {
-            field.reset();
+        List<FieldVector> vectors = root.getFieldVectors();
+        for (int f = 0; f < fields.length; f++) {
+            fields[f].reset();
+            if (!fields[f].rewritesVector()) {
+                vectors.get(f).reset();
+            }
         }
-        for (FieldVector vector : root.getFieldVectors()) {
-            vector.reset();
-        }
+        // Sets every vector's value count to 0, also of those not zeroed above.
         root.setRowCount(0);
         rows = 0;
     }

@@ -62,6 +62,11 @@ abstract class StagedLeaf<V extends FieldVector> extends ValueWriter {
     }
 
     @Override
+    final boolean rewritesVector() {
+        return true;
+    }
+
+    @Override
     final void reset() {
         Arrays.fill(validity, 0, (count + 7) >>> 3, (byte) 0);
         count = 0;

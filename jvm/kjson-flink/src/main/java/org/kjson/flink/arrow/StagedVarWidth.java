@@ -1,5 +1,6 @@
 package org.kjson.flink.arrow;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -76,12 +77,26 @@ abstract class StagedVarWidth extends StagedLeaf<BaseVariableWidthVector> {
         used = 0;
     }
 
-    /** Copies a binary string straight from its memory segment when it has one on the heap. */
+    /**
+     * A string that still holds its Java {@code String} (rows built with
+     * {@code StringData.fromString}) is encoded from it: the JDK's encoder copies a Latin-1
+     * string in bulk, where the binary form sits three objects further away (a cache miss each
+     * on rows that are not in cache) or has first to be built. The JDK and Flink's
+     * {@code StringUtf8Utils} write the same bytes, an unpaired surrogate included ({@code ?}).
+     * Otherwise the bytes are copied straight from the string's memory segment when it has one
+     * on the heap.
+     */
     static final class Strings extends StagedVarWidth {
         Strings(BaseVariableWidthVector v) { super(v); }
 
         private void set(int i, StringData s) {
             if (s instanceof BinaryStringData b) {
+                String java = b.getJavaObject();
+                if (java != null) {
+                    byte[] bytes = java.getBytes(StandardCharsets.UTF_8);
+                    set(i, bytes, 0, bytes.length);
+                    return;
+                }
                 b.ensureMaterialized();
                 MemorySegment[] segments = b.getSegments();
                 if (segments.length == 1 && !segments[0].isOffHeap()) {

@@ -66,6 +66,16 @@ abstract class ValueWriter {
     /** Empties the stage for the next batch (the vectors themselves are reset by the caller). */
     void reset() {}
 
+    /**
+     * True if {@link #finish()} rewrites every byte of the vector that a reader looks at (validity
+     * bits, offsets and values of the first value-count slots), so the vector needs no zeroing
+     * between batches: {@code FieldVector.reset()} zeroes whole buffers, a cost per batch that
+     * grows with the vector's capacity rather than with the rows written.
+     */
+    boolean rewritesVector() {
+        return false;
+    }
+
     /** The writer for a vector built from {@link ArrowSchemas#toArrowField} of {@code type}. */
     static ValueWriter of(LogicalType type, FieldVector vector) {
         switch (type.getTypeRoot()) {

@@ -1,5 +1,6 @@
 package org.kjson.flink.arrow;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
@@ -8,12 +9,14 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.junit.jupiter.api.Test;
@@ -70,5 +73,32 @@ class RowDataArrowWriterTest {
             writer.append(row(null, "b", 2L, null, new String[] {null}, null));
             assertEquals(List.of("null | b | 1970-01-01T00:00:00.002 | null | [null] | null | "), cells(writer.finish()));
         }
+    }
+
+    /**
+     * Strings built from Java strings (encoded by the JDK) and from bytes (copied) reach Arrow as
+     * Flink's own UTF-8 encoding of the text, unpaired surrogates included.
+     */
+    @Test
+    void stringsCarryFlinksUtf8Bytes() {
+        String[] texts = {"plain", "", "\u00e9\u4e2d", "\uD83D\uDE00", "a\uD800b", "\uDC00", "x\uD83D", "\uD83D\uD83D\uDE00\uDE00"};
+        RowType type = (RowType) LogicalTypeParser.parse("ROW<s STRING>", RowDataArrowWriterTest.class.getClassLoader());
+        try (BufferAllocator allocator = new RootAllocator();
+                RowDataArrowWriter writer = new RowDataArrowWriter(type, allocator)) {
+            for (String text : texts) {
+                writer.append(GenericRowData.of(StringData.fromString(text)));
+                writer.append(GenericRowData.of(StringData.fromBytes(flinkUtf8(text))));
+            }
+            VarCharVector strings = (VarCharVector) writer.finish().getVector(0);
+            for (int i = 0; i < texts.length; i++) {
+                assertArrayEquals(flinkUtf8(texts[i]), strings.get(2 * i), "from the Java string, text " + i);
+                assertArrayEquals(flinkUtf8(texts[i]), strings.get(2 * i + 1), "from bytes, text " + i);
+            }
+        }
+    }
+
+    /** Flink's encoding: a binary string materialized from the Java string. */
+    private static byte[] flinkUtf8(String text) {
+        return BinaryStringData.fromString(text).toBytes();
     }
 }

@@ -39,8 +39,8 @@ import org.kjson.flink.support.StockKafkaSink;
  * Nexmark q0 / q19 rows through (1) the stock per-record Kafka table serializer, (2) the native
  * path from ready Arrow batches, (3) the native path from RowData including the batching. Checks
  * that all paths produce identical bytes first, warms up, then reports the median of several
- * timed passes, with the native time split into batching, C Data export, JNI, encode, handoff and
- * record materialization.
+ * timed passes (the contenders' passes interleaved), with the native time split into
+ * batching, C Data export, JNI, encode, handoff and record materialization.
  *
  * <p>Run with scripts/jvm-bench.sh (release native build). Arguments: rows (default 200000),
  * batch rows (default 4096), passes (default 7).
@@ -141,14 +141,12 @@ public final class EncodeBenchmark {
             List<byte[]> kinds = new ArrayList<>();
             buildBatches(rows, type, allocator, roots, kinds);
             long bytes = verify(stock, rows, arrays, direct, roots, kinds);
-            Timing stockTime = measure(() -> stockPass(stock, rows));
             Split arrowSplit = new Split();
-            Timing arrowArrays = measure(() -> arrowPass(arrays, roots, kinds, arrowSplit));
             Split directSplit = new Split();
-            Timing arrowDirect = measure(() -> arrowPass(direct, roots, kinds, directSplit));
             Split rowSplit = new Split();
-            Timing fromRows = measure(() -> rowDataPass(direct, writer, rows, rowSplit));
-            report(query, count, bytes, stockTime, arrowArrays, arrowDirect, fromRows, new Split[] {arrowSplit, directSplit, rowSplit});
+            Timing[] timings = measure(List.of(() -> stockPass(stock, rows), () -> arrowPass(arrays, roots, kinds, arrowSplit),
+                    () -> arrowPass(direct, roots, kinds, directSplit), () -> rowDataPass(direct, writer, rows, rowSplit)));
+            report(query, count, bytes, timings[0], timings[1], timings[2], timings[3], new Split[] {arrowSplit, directSplit, rowSplit});
             roots.forEach(VectorSchemaRoot::close);
         }
     }
@@ -288,20 +286,33 @@ public final class EncodeBenchmark {
         return CPU_CLOCK ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
     }
 
-    private Timing measure(Runnable pass) {
-        long warmupEnd = System.nanoTime() + 3_000_000_000L;
-        while (System.nanoTime() < warmupEnd) {
-            pass.run();
+    /**
+     * Warms each contender up for 3 s, then times their passes in turn (one pass of each per
+     * round), so a change in the machine's load during the run reaches every contender alike and
+     * the same-run ratios hold.
+     */
+    private Timing[] measure(List<Runnable> contenders) {
+        for (Runnable pass : contenders) {
+            long warmupEnd = System.nanoTime() + 3_000_000_000L;
+            while (System.nanoTime() < warmupEnd) {
+                pass.run();
+            }
         }
-        double[] seconds = new double[passes];
+        double[][] seconds = new double[contenders.size()][passes];
         for (int p = 0; p < passes; p++) {
-            long start = now();
-            pass.run();
-            seconds[p] = (now() - start) / 1e9;
+            for (int c = 0; c < contenders.size(); c++) {
+                long start = now();
+                contenders.get(c).run();
+                seconds[c][p] = (now() - start) / 1e9;
+            }
         }
-        double[] sorted = seconds.clone();
-        Arrays.sort(sorted);
-        return new Timing(sorted[passes / 2], seconds);
+        Timing[] timings = new Timing[contenders.size()];
+        for (int c = 0; c < timings.length; c++) {
+            double[] sorted = seconds[c].clone();
+            Arrays.sort(sorted);
+            timings[c] = new Timing(sorted[passes / 2], seconds[c]);
+        }
+        return timings;
     }
 
     private void report(String query, int rows, long bytes, Timing stock, Timing arrowArrays, Timing arrowDirect, Timing fromRows,
