@@ -182,7 +182,7 @@ impl Scaling {
     /// The legacy choice, from its size estimates of B and 10*S.
     fn loop_width(&self) -> LoopWidth {
         let b_bits = self.fraction_bits + self.b2 + estimated_pow5_bits(self.b5);
-        let ten_s_bits = self.s2 + 1 + estimated_pow5_bits(self.s5 + 1);
+        let ten_s_bits = self.ten_s_bits();
         if b_bits < 32 && ten_s_bits < 32 {
             LoopWidth::I32
         } else if b_bits < 64 && ten_s_bits < 64 {
@@ -190,6 +190,12 @@ impl Scaling {
         } else {
             LoopWidth::Exact
         }
+    }
+
+    /// The legacy size estimate of `10 * S`; `10 * S` is below `2^ten_s_bits` (`5^n` is never a
+    /// power of two for `n >= 1`, and `3n` bits exceed it).
+    fn ten_s_bits(&self) -> i32 {
+        self.s2 + 1 + estimated_pow5_bits(self.s5 + 1)
     }
 
     fn generate(&self, fraction: u64) -> DecimalDigits {

@@ -56,7 +56,7 @@ pub(super) fn legacy_text(
     let prints = carry_free
         && (scale.dec_exp == point - 1 || leading_zero)
         && no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
-        && fixed_width_is_exact(scale, len as u32 + u32::from(leading_zero), alone);
+        && fixed_width_is_exact(scale, len as u32, len as u32 + u32::from(leading_zero), alone);
     prints.then_some(text)
 }
 
@@ -84,12 +84,21 @@ fn no_short_decimal_at_upper_bound(bin_exp: i32, fraction: u64, significant_bits
 /// leading zero included): the margin `M` grows tenfold per digit, and `B + M` (with
 /// `B < 10 * S`) must stay below the type's maximum; so must `2 * B` unless the decimal is `alone`
 /// in the interval (the loop doubles `B` only to break a tie between two candidates).
-fn fixed_width_is_exact(scale: &Scaling, steps: u32, alone: bool) -> bool {
-    let max = match scale.loop_width() {
-        LoopWidth::I32 => i32::MAX as u128,
-        LoopWidth::I64 => i64::MAX as u128,
+///
+/// With `len >= 3` digits no shorter decimal lies in the rounding interval, so it is at most as
+/// wide as their spacing: `2 * M <= 10^(point - len + 1)` in the value's scale, which makes
+/// `M * 10^steps <= 5 * (10 * S)`. Then `6 * (10 * S)` below the maximum is enough, and the size
+/// estimate of `10 * S` decides that without multiplying.
+fn fixed_width_is_exact(scale: &Scaling, len: u32, steps: u32, alone: bool) -> bool {
+    let (max, max_bits) = match scale.loop_width() {
+        LoopWidth::I32 => (i32::MAX as u128, 31),
+        LoopWidth::I64 => (i64::MAX as u128, 63),
         LoopWidth::Exact => return true,
     };
+    // `10 * S < 2^ten_s_bits`, so `6 * (10 * S) < 2^(ten_s_bits + 3)`.
+    if len >= 3 && scale.ten_s_bits() + 3 <= max_bits {
+        return true;
+    }
     let (Some(margin), Some(ten_s)) = (pow5_shl(scale.m5, scale.m2), pow5_shl(scale.s5 + 1, scale.s2 + 1)) else {
         return false;
     };
