@@ -152,7 +152,7 @@ mod tests {
                 state ^= state << 17;
                 let low = 10u64.pow(len - 1);
                 let mut significand = low + state % (9 * low);
-                if state % 3 == 0 {
+                if state.is_multiple_of(3) {
                     significand -= significand % 10u64.pow((state % u64::from(len)) as u32);
                 }
                 for negative in [false, true] {

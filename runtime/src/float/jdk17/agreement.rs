@@ -40,7 +40,8 @@ pub(super) fn legacy_text(
 ) -> Option<DecimalText> {
     let decimal = choice.decimal;
     let scaled = (decimal.significand as i64) << 2;
-    if !(choice.lower < scaled && scaled < choice.upper) || !DecimalText::fits(decimal) {
+    let interior = choice.lower < scaled && scaled < choice.upper;
+    if !interior || !DecimalText::fits(decimal) {
         return None;
     }
     let text = DecimalText::new(decimal);
