@@ -180,6 +180,7 @@ impl Scaling {
     }
 
     /// The legacy choice, from its size estimates of B and 10*S.
+    #[inline(always)]
     fn loop_width(&self) -> LoopWidth {
         let b_bits = self.fraction_bits + self.b2 + estimated_pow5_bits(self.b5);
         let ten_s_bits = self.ten_s_bits();
@@ -198,6 +199,9 @@ impl Scaling {
         self.s2 + 1 + estimated_pow5_bits(self.s5 + 1)
     }
 
+    // Rare (the agreement test settles almost every value): kept out of the callers' code.
+    #[cold]
+    #[inline(never)]
     fn generate(&self, fraction: u64) -> DecimalDigits {
         match self.loop_width() {
             LoopWidth::I32 => return self.generate_i32(fraction),

@@ -31,6 +31,7 @@ use crate::float::text::DecimalText;
 /// The text of `choice.decimal` if the legacy loop prints it for the value
 /// `fraction * 2^(bin_exp - 52)` (`fraction` with its leading one at bit 52, `significant_bits`
 /// of precision), else `None`.
+#[inline(always)]
 pub(super) fn legacy_text(
     scale: &Scaling,
     choice: &Choice,
@@ -90,6 +91,7 @@ fn no_short_decimal_at_upper_bound(bin_exp: i32, fraction: u64, significant_bits
 /// wide as their spacing: `2 * M <= 10^(point - len + 1)` in the value's scale, which makes
 /// `M * 10^steps <= 5 * (10 * S)`. Then `6 * (10 * S)` below the maximum is enough, and the size
 /// estimate of `10 * S` decides that without multiplying.
+#[inline(always)]
 fn fixed_width_is_exact(scale: &Scaling, len: u32, steps: u32, alone: bool) -> bool {
     let (max, max_bits) = match scale.loop_width() {
         LoopWidth::I32 => (i32::MAX as u128, 31),
@@ -97,9 +99,12 @@ fn fixed_width_is_exact(scale: &Scaling, len: u32, steps: u32, alone: bool) -> b
         LoopWidth::Exact => return true,
     };
     // `10 * S < 2^ten_s_bits`, so `6 * (10 * S) < 2^(ten_s_bits + 3)`.
-    if len >= 3 && scale.ten_s_bits() + 3 <= max_bits {
-        return true;
-    }
+    (len >= 3 && scale.ten_s_bits() + 3 <= max_bits) || margin_stays_below(scale, max, steps, alone)
+}
+
+/// The exact form of [`fixed_width_is_exact`]'s test, for one- and two-digit decimals.
+#[inline(never)]
+fn margin_stays_below(scale: &Scaling, max: u128, steps: u32, alone: bool) -> bool {
     let (Some(margin), Some(ten_s)) = (pow5_shl(scale.m5, scale.m2), pow5_shl(scale.s5 + 1, scale.s2 + 1)) else {
         return false;
     };
