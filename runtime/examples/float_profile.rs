@@ -1,5 +1,6 @@
 //! Formats the sensor bench's kinds of values in a loop, for instruction profiles of the float
-//! spellings: `valgrind --tool=callgrind target/release/examples/float_profile jdk17`.
+//! spellings: `valgrind --tool=callgrind target/release/examples/float_profile jdk17` (or `jdk19`;
+//! `ryu` formats with the `ryu` crate instead, the baseline arrow-json uses).
 use kjson_runtime::float::{write_f32_json, write_f64_json};
 use kjson_runtime::FloatSpelling;
 use std::hint::black_box;
@@ -28,10 +29,8 @@ impl Rng {
 }
 
 fn main() {
-    let spelling = match std::env::args().nth(1).as_deref() {
-        Some("jdk19") => FloatSpelling::Jdk19,
-        _ => FloatSpelling::Jdk17,
-    };
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    let spelling = if mode == "jdk19" { FloatSpelling::Jdk19 } else { FloatSpelling::Jdk17 };
     let mut rng = Rng(42);
     let mut doubles = Vec::with_capacity(ROWS * 8);
     let mut floats = Vec::with_capacity(ROWS * 2);
@@ -51,6 +50,13 @@ fn main() {
         floats.extend([rng.below(1001) as f32 / 10.0, -120.0 + rng.unit() as f32 * 90.0]);
     }
     let mut out = Vec::with_capacity(ROWS * 200);
+    if mode == "ryu" {
+        let mut buffer = ryu::Buffer::new();
+        doubles.iter().for_each(|&v| out.extend_from_slice(buffer.format(v).as_bytes()));
+        floats.iter().for_each(|&v| out.extend_from_slice(buffer.format(v).as_bytes()));
+        println!("{} values, {} bytes (ryu)", doubles.len() + floats.len(), black_box(out).len());
+        return;
+    }
     for &v in &doubles {
         write_f64_json(&mut out, v, spelling);
     }
