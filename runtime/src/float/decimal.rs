@@ -3,6 +3,10 @@
 //! Plain `ddd.ddd` when the decimal point falls after 1 to 7 digits (`1e-3 <= |x| < 1e7`),
 //! `0.00ddd` for 1e-3 <= |x| < 1, else computerized scientific notation `d.dddE<exp>`; always a
 //! digit after the point, no `+` in the exponent.
+//!
+//! This is the general writer, for any digit string; [`super::text`] is the fast one for the
+//! decimals of the shortest and legacy routes.
+use crate::format::sink::ByteSink;
 
 /// A decimal `significand * 10^exponent`; the significand may end in zeros.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,13 +53,8 @@ pub(crate) fn decimal_len(value: u64) -> usize {
 }
 
 /// Appends `decimal` in Java's layout, with its trailing zeros removed.
-pub(crate) fn write_decimal(out: &mut Vec<u8>, negative: bool, decimal: Decimal) {
-    write_stripped_decimal(out, negative, decimal.without_trailing_zeros());
-}
-
-/// Appends a decimal whose significand has no trailing zeros in Java's layout (stripping again
-/// would lengthen the dependency chain of every value by several multiplications).
-pub(crate) fn write_stripped_decimal(out: &mut Vec<u8>, negative: bool, decimal: Decimal) {
+pub(crate) fn write_decimal<S: ByteSink>(out: &mut S, negative: bool, decimal: Decimal) {
+    let decimal = decimal.without_trailing_zeros();
     let mut itoa_buffer = itoa::Buffer::new();
     let digits = itoa_buffer.format(decimal.significand).as_bytes();
     write_layout(out, negative, digits, decimal.exponent + digits.len() as i32);
@@ -63,7 +62,7 @@ pub(crate) fn write_stripped_decimal(out: &mut Vec<u8>, negative: bool, decimal:
 
 /// Appends the decimal `0.d1 d2 ... dn * 10^point` in Java's layout. Digits are written as given
 /// (the legacy algorithm can leave a trailing zero digit, and Java prints it).
-pub(crate) fn write_layout(out: &mut Vec<u8>, negative: bool, digits: &[u8], point: i32) {
+pub(crate) fn write_layout<S: ByteSink>(out: &mut S, negative: bool, digits: &[u8], point: i32) {
     let digits = if digits.is_empty() { b"0" } else { digits };
     let len = digits.len().min(20);
     let digits = &digits[..len];
@@ -79,7 +78,7 @@ pub(crate) fn write_layout(out: &mut Vec<u8>, negative: bool, digits: &[u8], poi
     } else {
         write_scientific(&mut text[start..], digits, point - 1)
     };
-    out.extend_from_slice(&text[..start + end]);
+    out.put(&text[..start + end]);
 }
 
 /// `ddd.ddd` (the point after `point` digits); `text` is pre-filled with `'0'`.

@@ -19,15 +19,18 @@ use super::bignum::{BigUint, DigitDivisor};
 use super::decimal::Decimal;
 use super::digits::DecimalDigits;
 use super::jdk19::{self, Choice};
+use super::text::DecimalText;
 use std::cmp::Ordering;
 
 mod agreement;
 
-/// The legacy digits of a value: a decimal (without trailing zeros) when they are known without
-/// the digit loop, else the loop's digit string (which Java prints as is, trailing zero included).
+/// The legacy digits of a value: a decimal (trailing zeros dropped when printed) or its text when
+/// they are known without the digit loop, else the loop's digit string (which Java prints as is,
+/// trailing zero included).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Legacy {
     Decimal(Decimal),
+    Text(DecimalText),
     Digits(DecimalDigits),
 }
 
@@ -99,10 +102,10 @@ fn legacy_digits(
         return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
     let scale = Scaling::new(bin_exp, fraction, significant_bits);
-    if let Some(decimal) =
-        shortest().and_then(|choice| agreement::legacy_decimal(&scale, &choice, bin_exp, fraction, significant_bits))
+    if let Some(text) =
+        shortest().and_then(|choice| agreement::legacy_text(&scale, &choice, bin_exp, fraction, significant_bits))
     {
-        return Legacy::Decimal(decimal);
+        return Legacy::Text(text);
     }
     Legacy::Digits(scale.generate(fraction >> tail_zeros))
 }
@@ -112,7 +115,7 @@ fn floor_log10_pow2(e: i32) -> i32 {
     ((i64::from(e) * 661_971_961_083) >> 41) as i32
 }
 
-/// An integer value: drop `dropped_digits` low digits rounding half up (the layout strips zeros).
+/// An integer value: drop `dropped_digits` low digits rounding half up (the writer drops zeros).
 fn integer_decimal(mut value: u64, dropped_digits: i32) -> Decimal {
     if dropped_digits != 0 {
         let divisor = 10u64.pow(dropped_digits as u32);
@@ -122,7 +125,7 @@ fn integer_decimal(mut value: u64, dropped_digits: i32) -> Decimal {
             value += 1;
         }
     }
-    Decimal { significand: value, exponent: dropped_digits }.without_trailing_zeros()
+    Decimal { significand: value, exponent: dropped_digits }
 }
 
 /// The exact rational set-up of the digit loop: value = B / S * 10^dec_exp, margin M.
@@ -177,9 +180,10 @@ impl Scaling {
     }
 
     /// The legacy choice, from its size estimates of B and 10*S.
+    #[inline(always)]
     fn loop_width(&self) -> LoopWidth {
         let b_bits = self.fraction_bits + self.b2 + estimated_pow5_bits(self.b5);
-        let ten_s_bits = self.s2 + 1 + estimated_pow5_bits(self.s5 + 1);
+        let ten_s_bits = self.ten_s_bits();
         if b_bits < 32 && ten_s_bits < 32 {
             LoopWidth::I32
         } else if b_bits < 64 && ten_s_bits < 64 {
@@ -189,6 +193,15 @@ impl Scaling {
         }
     }
 
+    /// The legacy size estimate of `10 * S`; `10 * S` is below `2^ten_s_bits` (`5^n` is never a
+    /// power of two for `n >= 1`, and `3n` bits exceed it).
+    fn ten_s_bits(&self) -> i32 {
+        self.s2 + 1 + estimated_pow5_bits(self.s5 + 1)
+    }
+
+    // Rare (the agreement test settles almost every value): kept out of the callers' code.
+    #[cold]
+    #[inline(never)]
     fn generate(&self, fraction: u64) -> DecimalDigits {
         match self.loop_width() {
             LoopWidth::I32 => return self.generate_i32(fraction),

@@ -5,10 +5,14 @@
 //! the layout: plain `ddd.ddd` for `1e-3 <= |x| < 1e7`, else `d.dddE<exp>`, always with a digit
 //! after the point and no `+` in the exponent.
 //!
-//! The writers append to a caller's buffer and never allocate beyond growing it.
+//! The writers append to any [`ByteSink`] in one fixed-size store of at most [`FLOAT_BOUND`]
+//! bytes, so a reserved sink takes them without a scratch buffer.
+use crate::format::sink::ByteSink;
 use crate::options::FloatSpelling;
-use decimal::{write_decimal, write_layout, write_stripped_decimal};
+use decimal::write_layout;
 use jdk17::Legacy;
+use text::write_decimal_text;
+pub use text::FLOAT_BOUND;
 
 mod bignum;
 mod decimal;
@@ -18,21 +22,24 @@ mod jdk19;
 mod pow10_table;
 #[cfg(test)]
 mod tests;
+mod text;
 
 /// Appends `v` as Flink's JSON writes a DOUBLE: Java's `Double.toString` for finite values,
 /// `"NaN"`, `"Infinity"`, `"-Infinity"` (with the quotes) otherwise.
-pub fn write_f64_json(out: &mut Vec<u8>, v: f64, spelling: FloatSpelling) {
+#[inline]
+pub fn write_f64_json<S: ByteSink>(out: &mut S, v: f64, spelling: FloatSpelling) {
     if !v.is_finite() {
-        out.extend_from_slice(quoted_non_finite(v.is_nan(), v.is_sign_negative()));
+        out.put(quoted_non_finite(v.is_nan(), v.is_sign_negative()));
         return;
     }
     write_f64_finite(out, v, spelling);
 }
 
 /// Appends `v` as Flink's JSON writes a FLOAT (never widened to double).
-pub fn write_f32_json(out: &mut Vec<u8>, v: f32, spelling: FloatSpelling) {
+#[inline]
+pub fn write_f32_json<S: ByteSink>(out: &mut S, v: f32, spelling: FloatSpelling) {
     if !v.is_finite() {
-        out.extend_from_slice(quoted_non_finite(v.is_nan(), v.is_sign_negative()));
+        out.put(quoted_non_finite(v.is_nan(), v.is_sign_negative()));
         return;
     }
     write_f32_finite(out, v, spelling);
@@ -73,37 +80,46 @@ fn bare_non_finite(is_nan: bool, negative: bool) -> &'static [u8] {
     &quoted[1..quoted.len() - 1]
 }
 
-fn write_f64_finite(out: &mut Vec<u8>, v: f64, spelling: FloatSpelling) {
+fn write_f64_finite<S: ByteSink>(out: &mut S, v: f64, spelling: FloatSpelling) {
     let bits = v.to_bits();
     let negative = bits >> 63 != 0;
     let magnitude = bits & !(1 << 63);
     if magnitude == 0 {
-        out.extend_from_slice(if negative { b"-0.0" } else { b"0.0" });
+        write_zero(out, negative);
         return;
     }
     match spelling {
         FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f64_legacy(magnitude)),
-        FloatSpelling::Jdk19 => write_decimal(out, negative, jdk19::f64_shortest(magnitude)),
+        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f64_shortest(magnitude)),
     }
 }
 
-fn write_f32_finite(out: &mut Vec<u8>, v: f32, spelling: FloatSpelling) {
+fn write_f32_finite<S: ByteSink>(out: &mut S, v: f32, spelling: FloatSpelling) {
     let bits = v.to_bits();
     let negative = bits >> 31 != 0;
     let magnitude = bits & !(1 << 31);
     if magnitude == 0 {
-        out.extend_from_slice(if negative { b"-0.0" } else { b"0.0" });
+        write_zero(out, negative);
         return;
     }
     match spelling {
         FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f32_legacy(magnitude)),
-        FloatSpelling::Jdk19 => write_decimal(out, negative, jdk19::f32_shortest(magnitude)),
+        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f32_shortest(magnitude)),
     }
 }
 
-fn write_legacy(out: &mut Vec<u8>, negative: bool, legacy: Legacy) {
+fn write_zero<S: ByteSink>(out: &mut S, negative: bool) {
+    if negative {
+        out.put_chunk(b"-0.0", 4);
+    } else {
+        out.put_chunk(b"0.0", 3);
+    }
+}
+
+fn write_legacy<S: ByteSink>(out: &mut S, negative: bool, legacy: Legacy) {
     match legacy {
-        Legacy::Decimal(decimal) => write_stripped_decimal(out, negative, decimal),
+        Legacy::Decimal(decimal) => write_decimal_text(out, negative, decimal),
+        Legacy::Text(text) => text.write(out, negative),
         Legacy::Digits(digits) => write_layout(out, negative, digits.as_slice(), digits.point),
     }
 }

@@ -72,7 +72,7 @@ const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 /// digit in the lowest byte: two four-digit halves, split into pairs, split into digits, every
 /// lane at once (division by 100 and 10 as multiply-shift, exact for these ranges).
 #[inline(always)]
-fn eight_digits(v: u32) -> u64 {
+pub(crate) fn eight_digits(v: u32) -> u64 {
     let halves = u64::from(v / 10_000) | (u64::from(v % 10_000) << 32);
     let hundreds = ((halves * 10_486) >> 20) & 0x0000_007F_0000_007F;
     let pairs = hundreds | ((halves - hundreds * 100) << 16);

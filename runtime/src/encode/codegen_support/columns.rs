@@ -126,16 +126,10 @@ impl<T: IntValue> Ints<'_, T> {
     }
 }
 
-/// FLOAT and DOUBLE: Java's spelling is written into a scratch buffer (reused across rows),
-/// then copied.
+/// FLOAT and DOUBLE, written straight into the sink in one fixed-size store.
 pub struct Floats<'a, T> {
     values: Prim<'a, T>,
-    scratch: Vec<u8>,
 }
-
-/// `"-Infinity"` and the longest `Double.toString` (24 bytes, `-2.2250738585072014E-308`) fit
-/// with room to spare.
-const FLOAT_BOUND: usize = 48;
 
 pub type Floats32<'a> = Floats<'a, f32>;
 pub type Floats64<'a> = Floats<'a, f64>;
@@ -143,7 +137,7 @@ pub type Floats64<'a> = Floats<'a, f64>;
 impl<'a> BindColumn<'a> for Floats<'a, f32> {
     fn bind(column: &'a Column<'a>) -> Result<Self> {
         match column {
-            Column::F32(values) => Ok(Floats { values: *values, scratch: Vec::with_capacity(FLOAT_BOUND) }),
+            Column::F32(values) => Ok(Floats { values: *values }),
             other => Err(wrong_column("FLOAT", other)),
         }
     }
@@ -152,7 +146,7 @@ impl<'a> BindColumn<'a> for Floats<'a, f32> {
 impl<'a> BindColumn<'a> for Floats<'a, f64> {
     fn bind(column: &'a Column<'a>) -> Result<Self> {
         match column {
-            Column::F64(values) => Ok(Floats { values: *values, scratch: Vec::with_capacity(FLOAT_BOUND) }),
+            Column::F64(values) => Ok(Floats { values: *values }),
             other => Err(wrong_column("DOUBLE", other)),
         }
     }
@@ -166,25 +160,21 @@ impl<T: Copy> Floats<'_, T> {
 
     #[inline(always)]
     pub fn bound(&self, _: usize) -> usize {
-        FLOAT_BOUND
+        float::FLOAT_BOUND
     }
 }
 
 impl Floats<'_, f32> {
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
-        self.scratch.clear();
-        float::write_f32_json(&mut self.scratch, self.values.values[row], cx.compatibility.float_spelling);
-        out.put(&self.scratch);
+        float::write_f32_json(out, self.values.values[row], cx.compatibility.float_spelling);
     }
 }
 
 impl Floats<'_, f64> {
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
-        self.scratch.clear();
-        float::write_f64_json(&mut self.scratch, self.values.values[row], cx.compatibility.float_spelling);
-        out.put(&self.scratch);
+        float::write_f64_json(out, self.values.values[row], cx.compatibility.float_spelling);
     }
 }
 

@@ -24,40 +24,42 @@
 //!
 //! Every condition is checked exactly; a value that fails one takes the digit loop.
 use super::{LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
-use crate::float::decimal::{decimal_len, Decimal, POW10};
+use crate::float::decimal::POW10;
 use crate::float::jdk19::Choice;
+use crate::float::text::DecimalText;
 
-/// `choice.decimal` without trailing zeros if the legacy loop prints it for the value
+/// The text of `choice.decimal` if the legacy loop prints it for the value
 /// `fraction * 2^(bin_exp - 52)` (`fraction` with its leading one at bit 52, `significant_bits`
 /// of precision), else `None`.
-pub(super) fn legacy_decimal(
+#[inline(always)]
+pub(super) fn legacy_text(
     scale: &Scaling,
     choice: &Choice,
     bin_exp: i32,
     fraction: u64,
     significant_bits: i32,
-) -> Option<Decimal> {
+) -> Option<DecimalText> {
     let decimal = choice.decimal;
     let scaled = (decimal.significand as i64) << 2;
-    if !(choice.lower < scaled && scaled < choice.upper) {
+    let interior = choice.lower < scaled && scaled < choice.upper;
+    if !interior || !DecimalText::fits(decimal) {
         return None;
     }
-    let stripped = decimal.without_trailing_zeros();
-    let len = decimal_len(stripped.significand) as i32;
-    let point = stripped.exponent + len;
+    let text = DecimalText::new(decimal);
+    let (len, point) = (text.len as i32, text.point);
     // One digit: `1` may be a carry into a new leading digit (0.0999.. -> 0.1).
-    let carry_free = len >= 2 || stripped.significand != 1;
+    let carry_free = len >= 2 || text.first_digit() != b'1';
     // The estimate is exact, or one too high and the loop drops a leading zero.
     let leading_zero = scale.dec_exp == point;
     // D's neighbours of length L; with both outside the interval the loop never compares a tie.
-    let &unit = POW10.get((stripped.exponent - decimal.exponent) as usize)?;
-    let unit = 4 * unit as i64;
+    let trailing_zeros = point - decimal.exponent - len;
+    let unit = 4 * POW10[trailing_zeros as usize] as i64;
     let alone = scaled - unit <= choice.lower && scaled + unit >= choice.upper;
     let prints = carry_free
         && (scale.dec_exp == point - 1 || leading_zero)
         && no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
-        && fixed_width_is_exact(scale, len as u32 + u32::from(leading_zero), alone);
-    prints.then_some(stripped)
+        && fixed_width_is_exact(scale, len as u32, len as u32 + u32::from(leading_zero), alone);
+    prints.then_some(text)
 }
 
 /// Rules out a decimal with fewer than `L` digits at exactly `v + M` (`unit_exp` is the exponent
@@ -84,12 +86,25 @@ fn no_short_decimal_at_upper_bound(bin_exp: i32, fraction: u64, significant_bits
 /// leading zero included): the margin `M` grows tenfold per digit, and `B + M` (with
 /// `B < 10 * S`) must stay below the type's maximum; so must `2 * B` unless the decimal is `alone`
 /// in the interval (the loop doubles `B` only to break a tie between two candidates).
-fn fixed_width_is_exact(scale: &Scaling, steps: u32, alone: bool) -> bool {
-    let max = match scale.loop_width() {
-        LoopWidth::I32 => i32::MAX as u128,
-        LoopWidth::I64 => i64::MAX as u128,
+///
+/// With `len >= 3` digits no shorter decimal lies in the rounding interval, so it is at most as
+/// wide as their spacing: `2 * M <= 10^(point - len + 1)` in the value's scale, which makes
+/// `M * 10^steps <= 5 * (10 * S)`. Then `6 * (10 * S)` below the maximum is enough, and the size
+/// estimate of `10 * S` decides that without multiplying.
+#[inline(always)]
+fn fixed_width_is_exact(scale: &Scaling, len: u32, steps: u32, alone: bool) -> bool {
+    let (max, max_bits) = match scale.loop_width() {
+        LoopWidth::I32 => (i32::MAX as u128, 31),
+        LoopWidth::I64 => (i64::MAX as u128, 63),
         LoopWidth::Exact => return true,
     };
+    // `10 * S < 2^ten_s_bits`, so `6 * (10 * S) < 2^(ten_s_bits + 3)`.
+    (len >= 3 && scale.ten_s_bits() + 3 <= max_bits) || margin_stays_below(scale, max, steps, alone)
+}
+
+/// The exact form of [`fixed_width_is_exact`]'s test, for one- and two-digit decimals.
+#[inline(never)]
+fn margin_stays_below(scale: &Scaling, max: u128, steps: u32, alone: bool) -> bool {
     let (Some(margin), Some(ten_s)) = (pow5_shl(scale.m5, scale.m2), pow5_shl(scale.s5 + 1, scale.s2 + 1)) else {
         return false;
     };
@@ -121,7 +136,7 @@ const POW5: [u64; 28] = {
 #[cfg(test)]
 mod tests {
     use super::super::{f32_legacy, f64_legacy, Legacy, Scaling};
-    use crate::float::decimal::{write_layout, write_stripped_decimal};
+    use crate::float::decimal::write_layout;
 
     /// xorshift64*: deterministic values without a dependency.
     fn random_bits(count: usize) -> impl Iterator<Item = u64> {
@@ -144,13 +159,11 @@ mod tests {
     }
 
     fn fast_text(legacy: Legacy) -> Option<Vec<u8>> {
-        let Legacy::Decimal(decimal) = legacy else {
+        let Legacy::Text(text) = legacy else {
             return None;
         };
-        // The writer relies on this: it does not strip zeros again.
-        assert_eq!(decimal, decimal.without_trailing_zeros());
         let mut out = Vec::new();
-        write_stripped_decimal(&mut out, false, decimal);
+        text.write(&mut out, false);
         Some(out)
     }
 
