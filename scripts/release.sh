@@ -146,7 +146,7 @@ build_info() {
     echo "commit: $(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)"
     echo "glibc floor: $GLIBC_FLOOR"
     echo "rustc: $(rustc --version)"
-    echo "cargo-zigbuild: $(cargo zigbuild --version 2>/dev/null | head -n 1)"
+    echo "cargo-zigbuild: $(cargo-zigbuild --version 2>/dev/null | head -n 1)"
     echo "zig: $( (zig version || python3 -m ziglang version) 2>/dev/null | head -n 1)"
     echo "maven: $(mvn -v 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g')"
   } >"$DIST/BUILD-INFO"
