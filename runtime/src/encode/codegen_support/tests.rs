@@ -179,12 +179,12 @@ fn day_time_intervals_read_int64_milliseconds_as_the_dynamic_integers_do() {
     let mut intervals: Intervals<'_> = BindColumn::bind(&column).unwrap();
     let mut ints: Ints<'_, i64> = BindColumn::bind(&column).unwrap();
     let cx = WriteContext::new(Default::default(), Default::default());
-    for row in 0..values.len() {
+    for (row, value) in values.iter().enumerate() {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         intervals.write(&mut a, row, &cx);
         ints.write(&mut b, row, &cx);
         assert!(!intervals.is_null(row));
-        assert_eq!(a, values[row].to_string().into_bytes());
+        assert_eq!(a, value.to_string().into_bytes());
         assert_eq!(a, b);
     }
 }
