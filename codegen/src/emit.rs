@@ -12,20 +12,30 @@ use kjson_runtime::{IntervalKind, KjsonError, LogicalType, SideSpec, SinkSpec};
 
 use crate::names::{snake_case, upper_camel_case, IdentPool};
 
+/// How an accessor's `write` is called.
+#[derive(Clone, Copy, PartialEq)]
+enum Writer {
+    /// Into reserved capacity, infallibly.
+    Typed,
+    /// Into reserved capacity, returning a `WriteResult` (TIME outside one day).
+    TypedFallible,
+    /// Into the `Vec` itself, returning a `WriteResult` (the nested-value writers).
+    Nested,
+}
+
 /// One physical column as the generated rows hold it.
 struct ColumnAccessor {
     field: proc_macro2::Ident,
     /// The accessor type, e.g. `rt::Ints<'a, i64>`.
     ty: TokenStream,
-    /// Its `write` returns a `WriteResult` (nested values, TIME).
-    fallible: bool,
+    writer: Writer,
     nullable: bool,
 }
 
 /// The accessor type for a column of logical type `logical`.
-fn accessor_type(column: &str, logical: &LogicalType) -> Result<(TokenStream, bool), KjsonError> {
+fn accessor_type(column: &str, logical: &LogicalType) -> Result<(TokenStream, Writer), KjsonError> {
     use LogicalType as L;
-    let typed = |ty: TokenStream| Ok((ty, false));
+    let typed = |ty: TokenStream| Ok((ty, Writer::Typed));
     match logical {
         L::Boolean => typed(quote!(rt::Bools<'a>)),
         L::TinyInt => typed(quote!(rt::Ints<'a, i8>)),
@@ -39,12 +49,9 @@ fn accessor_type(column: &str, logical: &LogicalType) -> Result<(TokenStream, bo
         L::Binary { .. } | L::VarBinary { .. } => typed(quote!(rt::Binaries<'a>)),
         L::Date => typed(quote!(rt::Dates<'a>)),
         L::Timestamp { .. } | L::TimestampLtz { .. } => typed(quote!(rt::Timestamps<'a>)),
-        L::Time { .. }
-        | L::Interval { kind: IntervalKind::DayTime, .. }
-        | L::Array(_)
-        | L::Map { .. }
-        | L::Multiset(_)
-        | L::Row(_) => Ok((quote!(rt::Values<'a>), true)),
+        L::Interval { kind: IntervalKind::DayTime, .. } => typed(quote!(rt::Intervals<'a>)),
+        L::Time { .. } => Ok((quote!(rt::Times<'a>), Writer::TypedFallible)),
+        L::Array(_) | L::Map { .. } | L::Multiset(_) | L::Row(_) => Ok((quote!(rt::Values<'a>), Writer::Nested)),
         L::Unsupported { text } => {
             Err(KjsonError::type_error(format!("column `{column}`: Not support to parse type: {text}")))
         }
@@ -57,9 +64,9 @@ fn accessors(spec: &SinkSpec) -> Result<Vec<ColumnAccessor>, KjsonError> {
         .iter()
         .enumerate()
         .map(|(index, column)| {
-            let (ty, fallible) = accessor_type(&column.name, &column.data_type.logical)?;
+            let (ty, writer) = accessor_type(&column.name, &column.data_type.logical)?;
             let field = format_ident!("{}", pool.take(&snake_case(&column.name), index));
-            Ok(ColumnAccessor { field, ty, fallible, nullable: column.data_type.nullable })
+            Ok(ColumnAccessor { field, ty, writer, nullable: column.data_type.nullable })
         })
         .collect()
 }
@@ -85,12 +92,19 @@ struct Piece {
     constant: Option<Vec<u8>>,
     /// `None`: writes into `out`. Otherwise the constant and per-row parts of its bound.
     bound: Option<(usize, Option<TokenStream>)>,
+    /// Its statements use `?` (the run's closure then returns a `WriteResult`).
+    fallible: bool,
 }
 
 impl Piece {
     fn constant(literal: &[u8]) -> Piece {
         let lit = bytes(literal);
-        Piece { statements: quote!(w.put(#lit);), constant: Some(literal.to_vec()), bound: Some((literal.len(), None)) }
+        Piece {
+            statements: quote!(w.put(#lit);),
+            constant: Some(literal.to_vec()),
+            bound: Some((literal.len(), None)),
+            fallible: false,
+        }
     }
 }
 
@@ -112,16 +126,17 @@ fn field_piece(
     let with_null = bytes(&[prefix.as_slice(), b"null"].concat());
     let prefix_len = prefix.len() + usize::from(separator);
     let prefix = bytes(&prefix);
-    let sink = if column.fallible { quote!(out) } else { quote!(w) };
+    let nested = column.writer == Writer::Nested;
+    let sink = if nested { quote!(out) } else { quote!(w) };
     let separate = if separator { quote!(rt::separator(#sink, &mut first);) } else { quote!() };
     let mark = if mark_first { quote!(first = false;) } else { quote!() };
-    let write = if column.fallible {
-        quote!(rt::in_field(self.#field.write(out, row, cx), #name)?;)
-    } else {
-        quote!(self.#field.write(w, row, cx);)
+    let write = match column.writer {
+        Writer::Typed => quote!(self.#field.write(w, row, cx);),
+        Writer::TypedFallible => quote!(rt::in_field(self.#field.write(w, row, cx), #name)?;),
+        Writer::Nested => quote!(rt::in_field(self.#field.write(out, row, cx), #name)?;),
     };
     let put = |literal: &Literal| {
-        if column.fallible {
+        if nested {
             quote!(out.extend_from_slice(#literal);)
         } else {
             quote!(w.put(#literal);)
@@ -140,8 +155,8 @@ fn field_piece(
         },
     };
     let extra = if column.nullable && !skip_nulls { 4 } else { 0 };
-    let bound = (!column.fallible).then(|| (prefix_len + extra, Some(quote!(self.#field.bound(row)))));
-    Piece { statements, constant: None, bound }
+    let bound = (!nested).then(|| (prefix_len + extra, Some(quote!(self.#field.bound(row)))));
+    Piece { statements, constant: None, bound, fallible: column.writer == Writer::TypedFallible }
 }
 
 /// Whether a field has been written before the current one, as far as codegen can tell.
@@ -209,11 +224,21 @@ fn assemble(pieces: Vec<Piece>) -> TokenStream {
         let constant = Literal::usize_unsuffixed(constant);
         let per_row = run.iter().filter_map(|p| p.bound.as_ref().and_then(|(_, r)| r.clone()));
         let statements = run.iter().map(|p| &p.statements);
-        out.extend(quote! {
-            let bound = #constant #(+ #per_row)*;
-            rt::with_reserved(out, bound, |w| {
-                #(#statements)*
-            });
+        out.extend(if run.iter().any(|p| p.fallible) {
+            quote! {
+                let bound = #constant #(+ #per_row)*;
+                rt::with_reserved(out, bound, |w| {
+                    #(#statements)*
+                    Ok(())
+                })?;
+            }
+        } else {
+            quote! {
+                let bound = #constant #(+ #per_row)*;
+                rt::with_reserved(out, bound, |w| {
+                    #(#statements)*
+                });
+            }
         });
         run.clear();
     };

@@ -132,8 +132,8 @@ pub struct WideRows<'a> {
     vbin: rt::Binaries<'a>,
     bytes_col: rt::Binaries<'a>,
     dt: rt::Dates<'a>,
-    tm: rt::Values<'a>,
-    tm3: rt::Values<'a>,
+    tm: rt::Times<'a>,
+    tm3: rt::Times<'a>,
     ts: rt::Timestamps<'a>,
     ts3: rt::Timestamps<'a>,
     ts9: rt::Timestamps<'a>,
@@ -173,13 +173,16 @@ impl rt::RowWriter for WideRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        let bound = 221 + self.b.bound(row) + self.b_nn.bound(row) + self.ti.bound(row)
+        let bound = 298 + self.b.bound(row) + self.b_nn.bound(row) + self.ti.bound(row)
             + self.si.bound(row) + self.i.bound(row) + self.i_nn.bound(row)
             + self.bi.bound(row) + self.f.bound(row) + self.d.bound(row)
             + self.dec_10_2.bound(row) + self.dec_38_18.bound(row)
             + self.dec_default.bound(row) + self.ch.bound(row) + self.vc.bound(row)
             + self.s.bound(row) + self.s_nn.bound(row) + self.bin.bound(row)
-            + self.vbin.bound(row) + self.bytes_col.bound(row) + self.dt.bound(row);
+            + self.vbin.bound(row) + self.bytes_col.bound(row) + self.dt.bound(row)
+            + self.tm.bound(row) + self.tm3.bound(row) + self.ts.bound(row)
+            + self.ts3.bound(row) + self.ts9.bound(row) + self.ltz.bound(row)
+            + self.ltz3.bound(row);
         rt::with_reserved(
             out,
             bound,
@@ -292,26 +295,18 @@ impl rt::RowWriter for WideRows<'_> {
                     w.put(b",\"dt\":");
                     self.dt.write(w, row, cx);
                 }
-            },
-        );
-        if self.tm.is_null(row) {
-            out.extend_from_slice(b",\"tm\":null");
-        } else {
-            out.extend_from_slice(b",\"tm\":");
-            rt::in_field(self.tm.write(out, row, cx), "tm")?;
-        }
-        if self.tm3.is_null(row) {
-            out.extend_from_slice(b",\"tm3\":null");
-        } else {
-            out.extend_from_slice(b",\"tm3\":");
-            rt::in_field(self.tm3.write(out, row, cx), "tm3")?;
-        }
-        let bound = 56 + self.ts.bound(row) + self.ts3.bound(row) + self.ts9.bound(row)
-            + self.ltz.bound(row) + self.ltz3.bound(row);
-        rt::with_reserved(
-            out,
-            bound,
-            |w| {
+                if self.tm.is_null(row) {
+                    w.put(b",\"tm\":null");
+                } else {
+                    w.put(b",\"tm\":");
+                    rt::in_field(self.tm.write(w, row, cx), "tm")?;
+                }
+                if self.tm3.is_null(row) {
+                    w.put(b",\"tm3\":null");
+                } else {
+                    w.put(b",\"tm3\":");
+                    rt::in_field(self.tm3.write(w, row, cx), "tm3")?;
+                }
                 if self.ts.is_null(row) {
                     w.put(b",\"ts\":null");
                 } else {
@@ -343,8 +338,9 @@ impl rt::RowWriter for WideRows<'_> {
                     self.ltz3.write(w, row, cx);
                 }
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
 }

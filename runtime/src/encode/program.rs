@@ -1,21 +1,25 @@
-//! Column programs: how the dynamic encoder writes rows. Each batch binds every top-level column
-//! once to the typed accessor generated code uses (its Arrow layout, unit and caches resolved
-//! there), and splits each side's fields into segments: runs of scalar fields written into one
-//! reserved region per row, as generated rows are, and nested fields through the nested-value
-//! writers. Per value, what is left is one jump to an inlined writer of a fixed type.
+//! Column programs: how the dynamic encoder writes rows. Each batch binds, for each side, the
+//! column of every field once to the typed accessor generated code uses (its Arrow layout, unit
+//! and caches resolved there), in the side's field order, and splits the side's fields into
+//! segments: runs of scalar fields written into one reserved region per row, as generated rows
+//! are, and nested fields through the nested-value writers. Per value, what is left is one jump
+//! to an inlined writer of a fixed type; fields and their accessors are walked in lockstep, with
+//! no index into the batch's columns (callgrind on q0: 20 instructions less per field).
 use std::ops::Range;
 
 use super::bind::Column;
 use super::codegen_support::{
     with_reserved, Binaries, BindColumn, Bools, ByteSink, Dates, Decimals, Floats32, Floats64, Intervals, Ints,
-    Strings, Times, Timestamps, Values,
+    Reserved, Strings, Times, Timestamps, Values,
 };
 use super::encoder::RowWriter;
 use super::plan::field_name_json;
 use super::write::{WriteContext, WriteResult};
 use crate::error::Result;
 
-/// A top-level column bound for one batch: the accessor of its value type.
+/// A top-level column bound for one batch: the accessor of its value type. An explicit tag, so
+/// the per-value jump reads it with one load (a niche-encoded tag costs a decode per field).
+#[repr(u8)]
 pub(crate) enum ColumnProgram<'a> {
     Bool(Bools<'a>),
     I8(Ints<'a, i8>),
@@ -248,11 +252,16 @@ impl SideFields {
         SideFields { fields, skip_nulls }
     }
 
+    /// This batch's accessors of the side's fields, in field order.
+    fn bind<'a>(&self, columns: &'a [Column<'a>]) -> Result<Vec<ColumnProgram<'a>>> {
+        self.fields.iter().map(|field| ColumnProgram::bind(&columns[field.column])).collect()
+    }
+
     /// This batch's segments of the side: maximal runs of scalar fields, and nested fields.
     fn segments(&self, programs: &[ColumnProgram<'_>]) -> Vec<Segment> {
         let mut segments: Vec<Segment> = Vec::new();
         for (k, field) in self.fields.iter().enumerate() {
-            let program = &programs[field.column];
+            let program = &programs[k];
             let Some(value_bound) = program_bound(program) else {
                 segments.push(Segment::Nested(k));
                 continue;
@@ -264,7 +273,7 @@ impl SideFields {
                 fields.end = k + 1;
                 *fixed += field.bound() + value_bound.unwrap_or(0);
                 if value_bound.is_none() {
-                    variable.push(field.column);
+                    variable.push(k);
                 }
             }
         }
@@ -308,20 +317,15 @@ impl SideFields {
         for segment in segments {
             match segment {
                 Segment::Scalars { fields, fixed, variable, closes } => {
-                    let bound = fixed + variable.iter().map(|&c| programs[c].variable_bound(row)).sum::<usize>();
+                    let bound = fixed + variable_bound(programs, variable, row);
+                    let (names, programs) = (&self.fields[fields.clone()], &mut programs[fields.clone()]);
                     with_reserved(out, bound, |w| {
-                        for field in &self.fields[fields.clone()] {
-                            programs[field.column].write_field::<SKIP_NULLS, _>(w, field, row, cx, &mut first)?;
-                        }
-                        if *closes {
-                            w.put_byte(b'}');
-                        }
-                        Ok(())
+                        write_run::<SKIP_NULLS>(names, programs, w, row, cx, &mut first, *closes)
                     })?;
                 }
                 Segment::Nested(k) => {
                     let field = &self.fields[*k];
-                    if let ColumnProgram::Nested(values) = &mut programs[field.column] {
+                    if let ColumnProgram::Nested(values) = &mut programs[*k] {
                         nested_field::<SKIP_NULLS>(values, out, field, row, cx, &mut first)?;
                     }
                 }
@@ -332,6 +336,37 @@ impl SideFields {
         }
         Ok(())
     }
+}
+
+/// The row-dependent part of a run's bound: the sizes of its string and binary values.
+#[inline(always)]
+fn variable_bound(programs: &[ColumnProgram<'_>], variable: &[usize], row: usize) -> usize {
+    let mut bound = 0;
+    for &k in variable {
+        bound += programs[k].variable_bound(row);
+    }
+    bound
+}
+
+/// Writes a run of scalar fields (and the closing `}` if `closes`); `row` is taken by value so
+/// it stays in a register across the writes.
+#[inline(always)]
+fn write_run<const SKIP_NULLS: bool>(
+    names: &[FieldName],
+    programs: &mut [ColumnProgram<'_>],
+    w: &mut Reserved<'_>,
+    row: usize,
+    cx: &WriteContext,
+    first: &mut bool,
+    closes: bool,
+) -> WriteResult {
+    for (field, program) in names.iter().zip(programs) {
+        program.write_field::<SKIP_NULLS, _>(w, field, row, cx, first)?;
+    }
+    if closes {
+        w.put_byte(b'}');
+    }
+    Ok(())
 }
 
 /// `Some(fixed bound)` of a scalar field's value (`Some(None)`: it depends on the row); `None`
@@ -377,35 +412,52 @@ enum Segment {
     Nested(usize),
 }
 
-/// The dynamic [`RowWriter`]: one batch's column programs and each side's segments.
-pub(crate) struct ProgramRows<'s, 'a> {
-    key: Option<(&'s SideFields, Vec<Segment>)>,
-    value: (&'s SideFields, Vec<Segment>),
+/// One side bound for one batch: its fields' accessors, in field order, and its segments.
+struct BoundSide<'s, 'a> {
+    fields: &'s SideFields,
     programs: Vec<ColumnProgram<'a>>,
+    segments: Vec<Segment>,
+}
+
+impl<'s, 'a> BoundSide<'s, 'a> {
+    fn bind(fields: &'s SideFields, columns: &'a [Column<'a>]) -> Result<Self> {
+        let programs = fields.bind(columns)?;
+        let segments = fields.segments(&programs);
+        Ok(BoundSide { fields, programs, segments })
+    }
+
+    #[inline(always)]
+    fn write(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
+        self.fields.write_object(&self.segments, &mut self.programs, cx, out, row)
+    }
+}
+
+/// The dynamic [`RowWriter`]: each side's column programs and segments for one batch. A column
+/// in both sides has an accessor (and caches) in each.
+pub(crate) struct ProgramRows<'s, 'a> {
+    key: Option<BoundSide<'s, 'a>>,
+    value: BoundSide<'s, 'a>,
 }
 
 impl<'s, 'a> ProgramRows<'s, 'a> {
     pub(crate) fn bind(key: Option<&'s SideFields>, value: &'s SideFields, columns: &'a [Column<'a>]) -> Result<Self> {
-        let programs = columns.iter().map(ColumnProgram::bind).collect::<Result<Vec<_>>>()?;
-        let key = key.map(|k| (k, k.segments(&programs)));
-        let value = (value, value.segments(&programs));
-        Ok(ProgramRows { key, value, programs })
+        let key = key.map(|k| BoundSide::bind(k, columns)).transpose()?;
+        Ok(ProgramRows { key, value: BoundSide::bind(value, columns)? })
     }
 }
 
 impl RowWriter for ProgramRows<'_, '_> {
     #[inline(always)]
     fn write_key(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
-        match &self.key {
-            Some((side, segments)) => side.write_object(segments, &mut self.programs, cx, out, row),
+        match &mut self.key {
+            Some(side) => side.write(cx, out, row),
             None => Ok(()),
         }
     }
 
     #[inline(always)]
     fn write_value(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
-        let (side, segments) = &self.value;
-        side.write_object(segments, &mut self.programs, cx, out, row)
+        self.value.write(cx, out, row)
     }
 }
 

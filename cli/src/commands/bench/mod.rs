@@ -19,6 +19,7 @@ use clock::{Contender, Timing};
 pub mod clock;
 pub mod serde_rows;
 pub mod synthetic;
+pub mod typed_rows;
 
 /// Rows per Arrow batch, as Flink's Arrow-based runners hand them over.
 pub const BATCH_ROWS: usize = 4096;
@@ -26,7 +27,7 @@ pub const BATCH_ROWS: usize = 4096;
 #[derive(Args, Debug, Clone)]
 pub struct BenchArgs {
     /// q0, q9, q19, q9-debezium (q9's rows as Debezium envelopes), sensor (8 DOUBLE + 2 FLOAT),
-    /// ledger (5 DECIMAL) or all.
+    /// ledger (5 DECIMAL), nested (ROW, ARRAY, MAP, MULTISET), wide (every scalar type) or all.
     #[arg(long, default_value = "all", value_parser = parse_queries)]
     pub query: QuerySelection,
     /// Sink rows per query, generated before timing, in batches of 4096.
@@ -55,6 +56,8 @@ pub enum RowSource {
     Sensor,
     /// schemas/ledger.sql: id + 5 DECIMAL.
     Ledger,
+    /// Drawn from the DDL's column types (schemas/nested.sql, schemas/wide.sql).
+    Typed,
 }
 
 /// One benchmarked sink: the source of its rows, and its DDL.
@@ -76,8 +79,10 @@ impl BenchCase {
 const Q9_DEBEZIUM_DDL: &str = include_str!("../../../../schemas/q9_debezium.sql");
 const SENSOR_DDL: &str = include_str!("../../../../schemas/sensor.sql");
 const LEDGER_DDL: &str = include_str!("../../../../schemas/ledger.sql");
+const NESTED_DDL: &str = include_str!("../../../../schemas/nested.sql");
+const WIDE_DDL: &str = include_str!("../../../../schemas/wide.sql");
 
-pub fn bench_cases() -> [BenchCase; 6] {
+pub fn bench_cases() -> [BenchCase; 8] {
     let nexmark = |name, query| BenchCase { name, source: RowSource::Nexmark(query), ddl: query_ddl(query) };
     [
         nexmark("q0", Query::Q0),
@@ -86,6 +91,8 @@ pub fn bench_cases() -> [BenchCase; 6] {
         BenchCase { name: "q9-debezium", source: RowSource::Nexmark(Query::Q9), ddl: Q9_DEBEZIUM_DDL },
         BenchCase { name: "sensor", source: RowSource::Sensor, ddl: SENSOR_DDL },
         BenchCase { name: "ledger", source: RowSource::Ledger, ddl: LEDGER_DDL },
+        BenchCase { name: "nested", source: RowSource::Typed, ddl: NESTED_DDL },
+        BenchCase { name: "wide", source: RowSource::Typed, ddl: WIDE_DDL },
     ]
 }
 
@@ -97,11 +104,9 @@ fn parse_queries(text: &str) -> Result<QuerySelection, String> {
     if text.eq_ignore_ascii_case("all") {
         return Ok(QuerySelection(cases.to_vec()));
     }
-    cases
-        .iter()
-        .find(|c| c.name.eq_ignore_ascii_case(text))
-        .map(|c| QuerySelection(vec![*c]))
-        .ok_or_else(|| format!("unknown query '{text}'; expected q0, q9, q19, q9-debezium, sensor, ledger or all"))
+    cases.iter().find(|c| c.name.eq_ignore_ascii_case(text)).map(|c| QuerySelection(vec![*c])).ok_or_else(|| {
+        format!("unknown query '{text}'; expected q0, q9, q19, q9-debezium, sensor, ledger, nested, wide or all")
+    })
 }
 
 /// One contender's result: bytes per pass over the batches and the timing of a pass.
@@ -210,8 +215,9 @@ fn open_pair(case: BenchCase, compatibility: Compatibility) -> Result<(Encoder, 
 fn generate_batches(case: BenchCase, args: &BenchArgs) -> Result<Vec<NexmarkBatch>, String> {
     let mut nexmark = match case.source {
         RowSource::Nexmark(query) => Some(NexmarkStream::new(query, args.seed)),
-        RowSource::Sensor | RowSource::Ledger => None,
+        RowSource::Sensor | RowSource::Ledger | RowSource::Typed => None,
     };
+    let spec = SinkSpec::from_ddl(case.ddl).map_err(|e| format!("embedded DDL of {}: {e}", case.name))?;
     let mut rng = SplitMix64::new(args.seed);
     let mut batches = Vec::new();
     let mut done = 0;
@@ -221,6 +227,7 @@ fn generate_batches(case: BenchCase, args: &BenchArgs) -> Result<Vec<NexmarkBatc
         batches.push(match (&mut nexmark, case.source) {
             (Some(stream), _) => stream.next_batch(rows).map_err(|e| format!("generating {} rows: {e}", case.name))?,
             (None, RowSource::Ledger) => synthetic::ledger_batch(&mut rng, first_id, rows)?,
+            (None, RowSource::Typed) => typed_rows::spec_batch(&spec, &mut rng, rows)?,
             (None, _) => synthetic::sensor_batch(&mut rng, first_id, rows)?,
         });
         done += rows;
@@ -511,9 +518,21 @@ mod tests {
     }
 
     #[test]
+    fn nested_and_wide_run_on_their_generated_encoders() {
+        for name in ["nested", "wide"] {
+            let result = bench_case(&small_args(case(name)), case(name)).unwrap();
+            assert!(result.encoder.contains(&format!("schemas/{name}.sql")), "{}", result.encoder);
+            assert_eq!(result.line("generated").unwrap().bytes, result.line("dynamic").unwrap().bytes);
+        }
+    }
+
+    #[test]
     fn query_selection_parses() {
         let names = |q: QuerySelection| q.0.iter().map(|c| c.name).collect::<Vec<_>>();
-        assert_eq!(names(parse_queries("all").unwrap()), ["q0", "q9", "q19", "q9-debezium", "sensor", "ledger"]);
+        assert_eq!(
+            names(parse_queries("all").unwrap()),
+            ["q0", "q9", "q19", "q9-debezium", "sensor", "ledger", "nested", "wide"]
+        );
         assert_eq!(names(parse_queries("q9").unwrap()), ["q9"]);
         assert_eq!(names(parse_queries("Sensor").unwrap()), ["sensor"]);
         assert!(parse_queries("q3").is_err());

@@ -470,8 +470,10 @@ impl Times<'_> {
     }
 }
 
-/// INTERVAL DAY TO SECOND from Interval(DayTime) or Duration, as milliseconds.
+/// INTERVAL DAY TO SECOND from Int64 milliseconds, Interval(DayTime) or Duration, as
+/// milliseconds.
 pub enum Intervals<'a> {
+    Millis(Prim<'a, i64>),
     DayTime(Prim<'a, arrow_buffer::IntervalDayTime>),
     /// Scaled to milliseconds: `value * mul / div`.
     Duration {
@@ -484,6 +486,7 @@ pub enum Intervals<'a> {
 impl<'a> BindColumn<'a> for Intervals<'a> {
     fn bind(column: &'a Column<'a>) -> Result<Self> {
         match column {
+            Column::I64(values) => Ok(Intervals::Millis(*values)),
             Column::DayTime(values) => Ok(Intervals::DayTime(*values)),
             Column::Duration { values, mul, div } => Ok(Intervals::Duration { values: *values, mul: *mul, div: *div }),
             other => Err(wrong_column("INTERVAL DAY TO SECOND", other)),
@@ -495,6 +498,7 @@ impl Intervals<'_> {
     #[inline(always)]
     pub fn is_null(&self, row: usize) -> bool {
         match self {
+            Intervals::Millis(p) => null_at(p.nulls, row),
             Intervals::DayTime(p) => null_at(p.nulls, row),
             Intervals::Duration { values, .. } => null_at(values.nulls, row),
         }
@@ -508,6 +512,7 @@ impl Intervals<'_> {
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
         match self {
+            Intervals::Millis(p) => format::write_int(out, p.values[row]),
             Intervals::DayTime(p) => format::write_int(out, day_time_millis(p.values[row])),
             Intervals::Duration { values, mul, div } => {
                 format::write_int(out, values.values[row].wrapping_mul(*mul) / *div)

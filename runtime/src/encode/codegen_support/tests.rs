@@ -171,3 +171,20 @@ fn open_checks_the_fingerprint_and_canonical_spec() {
     let message = error.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(message.contains("is not the generated encoder's 0x0000000000000000"), "{message}");
 }
+
+#[test]
+fn day_time_intervals_read_int64_milliseconds_as_the_dynamic_integers_do() {
+    let values = [90_061_001i64, -5, 0];
+    let column = Column::I64(crate::encode::bind::Prim { values: &values, nulls: None });
+    let mut intervals: Intervals<'_> = BindColumn::bind(&column).unwrap();
+    let mut ints: Ints<'_, i64> = BindColumn::bind(&column).unwrap();
+    let cx = WriteContext::new(Default::default(), Default::default());
+    for (row, value) in values.iter().enumerate() {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        intervals.write(&mut a, row, &cx);
+        ints.write(&mut b, row, &cx);
+        assert!(!intervals.is_null(row));
+        assert_eq!(a, value.to_string().into_bytes());
+        assert_eq!(a, b);
+    }
+}
