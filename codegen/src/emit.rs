@@ -11,6 +11,7 @@ use kjson_runtime::format::escape;
 use kjson_runtime::{IntervalKind, KjsonError, LogicalType, SideSpec, SinkSpec};
 
 use crate::names::{snake_case, upper_camel_case, IdentPool};
+use crate::nested::{nested_type, Node, RowField, Shape};
 
 /// How an accessor's `write` is called.
 #[derive(Clone, Copy, PartialEq)]
@@ -26,13 +27,13 @@ enum Writer {
 /// One physical column as the generated rows hold it.
 struct ColumnAccessor {
     field: proc_macro2::Ident,
-    /// The accessor type, e.g. `rt::Ints<'a, i64>`.
-    ty: TokenStream,
     writer: Writer,
     nullable: bool,
+    /// Its accessor, and those of its ROW fields and ARRAY items.
+    node: Node,
 }
 
-/// The accessor type for a column of logical type `logical`.
+/// The accessor type of a scalar column of logical type `logical`.
 fn accessor_type(column: &str, logical: &LogicalType) -> Result<(TokenStream, Writer), KjsonError> {
     use LogicalType as L;
     let typed = |ty: TokenStream| Ok((ty, Writer::Typed));
@@ -58,15 +59,60 @@ fn accessor_type(column: &str, logical: &LogicalType) -> Result<(TokenStream, Wr
     }
 }
 
+/// The accessor of a value named `ident`, bound from `source`, and those of its fields and items
+/// (named after it; `index` is the top-level column's, to make clashing names unique).
+fn node(
+    pool: &mut IdentPool,
+    column: &str,
+    ident: String,
+    logical: &LogicalType,
+    source: TokenStream,
+    index: usize,
+) -> Result<Node, KjsonError> {
+    let field = format_ident!("{ident}");
+    let Some(ty) = nested_type(logical) else {
+        let (ty, writer) = accessor_type(column, logical)?;
+        let shape = Shape::Scalar { fallible: writer == Writer::TypedFallible };
+        return Ok(Node { field, ty, source, shape });
+    };
+    let shape = match logical {
+        LogicalType::Row(fields) => Shape::Row(
+            fields
+                .iter()
+                .enumerate()
+                .map(|(k, f)| {
+                    let child = pool.take(&format!("{ident}_{}", snake_case(&f.name)), index);
+                    let k = Literal::usize_unsuffixed(k);
+                    let source = quote!(rt::row_field(#source, #k)?);
+                    let node = node(pool, column, child, &f.data_type.logical, source, index)?;
+                    Ok(RowField { name: f.name.clone(), name_json: name_json(&f.name), node })
+                })
+                .collect::<Result<_, KjsonError>>()?,
+        ),
+        LogicalType::Array(item) => {
+            let child = pool.take(&format!("{ident}_item"), index);
+            let source = quote!(rt::list_items(#source)?);
+            Shape::List(Box::new(node(pool, column, child, &item.logical, source, index)?))
+        }
+        _ => Shape::Values,
+    };
+    Ok(Node { field, ty, source, shape })
+}
+
 fn accessors(spec: &SinkSpec) -> Result<Vec<ColumnAccessor>, KjsonError> {
     let mut pool = IdentPool::default();
+    let idents: Vec<String> =
+        spec.columns.iter().enumerate().map(|(index, column)| pool.take(&snake_case(&column.name), index)).collect();
     spec.columns
         .iter()
+        .zip(idents)
         .enumerate()
-        .map(|(index, column)| {
-            let (ty, writer) = accessor_type(&column.name, &column.data_type.logical)?;
-            let field = format_ident!("{}", pool.take(&snake_case(&column.name), index));
-            Ok(ColumnAccessor { field, ty, writer, nullable: column.data_type.nullable })
+        .map(|(index, (column, ident))| {
+            let (_, writer) = accessor_type(&column.name, &column.data_type.logical)?;
+            let at = Literal::usize_unsuffixed(index);
+            let source = quote!(rt::column(columns, #at)?);
+            let node = node(&mut pool, &column.name, ident, &column.data_type.logical, source, index)?;
+            Ok(ColumnAccessor { field: node.field.clone(), writer, nullable: column.data_type.nullable, node })
         })
         .collect()
 }
@@ -133,7 +179,10 @@ fn field_piece(
     let write = match column.writer {
         Writer::Typed => quote!(self.#field.write(w, row, cx);),
         Writer::TypedFallible => quote!(rt::in_field(self.#field.write(w, row, cx), #name)?;),
-        Writer::Nested => quote!(rt::in_field(self.#field.write(out, row, cx), #name)?;),
+        Writer::Nested => {
+            let (expr, _) = column.node.write_expr(&quote!(row));
+            quote!(rt::in_field(#expr, #name)?;)
+        }
     };
     let put = |literal: &Literal| {
         if nested {
@@ -293,13 +342,19 @@ pub fn schema_tokens(spec: &SinkSpec, fingerprint: u64, canonical: &str) -> Resu
     let used =
         |c: usize| spec.value.projection.contains(&c) || spec.key.as_ref().is_some_and(|k| k.projection.contains(&c));
     let not_null = (0..columns.len()).filter(|&c| !columns[c].nullable && used(c)).map(Literal::usize_unsuffixed);
-    let fields = columns.iter().map(|c| (&c.field, &c.ty));
-    let struct_fields = fields.clone().map(|(field, ty)| quote!(#field: #ty,));
-    let binds = columns.iter().enumerate().map(|(index, c)| {
-        let field = &c.field;
-        let index = Literal::usize_unsuffixed(index);
-        quote!(#field: rt::BindColumn::bind(rt::column(columns, #index)?)?,)
+    let mut nodes = Vec::new();
+    columns.iter().for_each(|c| c.node.walk(&mut nodes));
+    let struct_fields = nodes.iter().map(|n| {
+        let (field, ty) = (&n.field, &n.ty);
+        quote!(#field: #ty,)
     });
+    let binds = nodes.iter().map(|n| {
+        let (field, source) = (&n.field, &n.source);
+        quote!(#field: rt::BindColumn::bind(#source)?,)
+    });
+    let methods: TokenStream = columns.iter().map(|c| c.node.methods()).collect();
+    // The writers of ROW and ARRAY values, one method each.
+    let nested_impl = if methods.is_empty() { quote!() } else { quote!(impl #rows<'_> { #methods }) };
     let key_body = side_body(spec.key.as_ref(), &columns);
     let value_body = side_body(Some(&spec.value), &columns);
     let table = &spec.table_name;
@@ -326,6 +381,8 @@ pub fn schema_tokens(spec: &SinkSpec, fingerprint: u64, canonical: &str) -> Resu
         pub struct #rows<'a> {
             #(#struct_fields)*
         }
+
+        #nested_impl
 
         impl rt::RowWriter for #rows<'_> {
             #[inline(always)]

@@ -13,6 +13,7 @@ use kjson_runtime::{canonical_spec, spec_fingerprint, KjsonError, SinkSpec};
 
 mod emit;
 mod names;
+mod nested;
 mod schema_dir;
 
 pub use schema_dir::{compile_schema_dirs, SchemaDir};

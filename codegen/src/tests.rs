@@ -31,11 +31,13 @@ fn null_checks_only_where_nullable_and_names_pre_escaped() {
     assert!(code.contains("b\",\\\"q\\\\\\\"uote\\\":\""), "{code}");
     // Nested values go through the nested-value writers and name their field in errors; typed
     // fields are written into one reservation with their bounds added up.
-    assert!(code.contains("rt::in_field(self.r.write(out, row, cx), \"r\")?;"), "{code}");
+    assert!(code.contains("rt::in_field(self.write_r(cx, out, row), \"r\")?;"), "{code}");
     assert!(code.contains("let bound = 25 + self.id.bound(row) + self.c1_type.bound(row)"), "{code}");
     assert!(code.contains("out.extend_from_slice(b\"}\");"), "{code}");
-    // After a NOT NULL first field the separators are constants: no run-time flag.
-    assert!(!code.contains("let mut first"));
+    // After a NOT NULL first field the separators are constants: no run-time flag (the ROW's
+    // writer has its own).
+    let (_, value_side) = code.split_once("fn write_value").unwrap();
+    assert!(!value_side.contains("let mut first"), "{code}");
     assert!(code.contains("const NOT_NULL_COLUMNS: &'static [usize] = &[0];"));
 }
 
@@ -58,7 +60,24 @@ fn every_field_written_without_ignore_null_fields() {
         code.contains("if self.c1_type.is_null(row) {\n                    w.put(b\",\\\"type\\\":null\");"),
         "{code}"
     );
-    assert!(!code.contains("separator"));
+    // The top-level separators are constants (a ROW's own writer decides at run time).
+    let (_, value_side) = code.split_once("fn write_value").unwrap();
+    assert!(!value_side.contains("separator"), "{code}");
+}
+
+#[test]
+fn rows_and_arrays_get_typed_accessors_maps_keep_the_nested_writers() {
+    let ddl = DDL.replace("r ROW<x INT>", "r ROW<x INT, ts ARRAY<TIMESTAMP(3)>>,\n  m MAP<STRING, INT>");
+    let code = generate_for_ddl(&ddl, "t.sql").unwrap().code;
+    assert!(code.contains("r: rt::Structs<'a>,\n    r_x: rt::Ints<'a, i32>,\n    r_ts: rt::Lists<'a>,"), "{code}");
+    assert!(code.contains("r_ts_item: rt::Timestamps<'a>,\n    m: rt::Values<'a>,"), "{code}");
+    assert!(code.contains("rt::list_items(rt::row_field(rt::column(columns, 3)?, 1)?)?"), "{code}");
+    // Fields are written by the ROW's method, with their names and errors; items by the ARRAY's.
+    assert!(code.contains("rt::in_field(self.write_r(cx, out, row), \"r\")?;"), "{code}");
+    assert!(code.contains("out.extend_from_slice(b\"\\\"x\\\":\");"), "{code}");
+    assert!(code.contains("rt::in_field(self.write_r_ts(cx, out, row), \"ts\")?;"), "{code}");
+    assert!(code.contains("if self.r_ts_item.is_null(item) {"), "{code}");
+    assert!(code.contains("rt::in_field(self.m.write(out, row, cx), \"m\")?;"), "{code}");
 }
 
 #[test]

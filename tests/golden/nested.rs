@@ -37,8 +37,16 @@ impl rt::GeneratedSchema for Nested {
         Ok(NestedRows {
             id: rt::BindColumn::bind(rt::column(columns, 0)?)?,
             r: rt::BindColumn::bind(rt::column(columns, 1)?)?,
+            r_ltz: rt::BindColumn::bind(rt::row_field(rt::column(columns, 1)?, 0)?)?,
+            r_ts: rt::BindColumn::bind(rt::row_field(rt::column(columns, 1)?, 1)?)?,
+            r_n: rt::BindColumn::bind(rt::row_field(rt::column(columns, 1)?, 2)?)?,
+            r_s: rt::BindColumn::bind(rt::row_field(rt::column(columns, 1)?, 3)?)?,
             ltz_arr: rt::BindColumn::bind(rt::column(columns, 2)?)?,
+            ltz_arr_item: rt::BindColumn::bind(
+                rt::list_items(rt::column(columns, 2)?)?,
+            )?,
             ts_arr: rt::BindColumn::bind(rt::column(columns, 3)?)?,
+            ts_arr_item: rt::BindColumn::bind(rt::list_items(rt::column(columns, 3)?)?)?,
             ltz_map: rt::BindColumn::bind(rt::column(columns, 4)?)?,
             deep: rt::BindColumn::bind(rt::column(columns, 5)?)?,
             words: rt::BindColumn::bind(rt::column(columns, 6)?)?,
@@ -49,13 +57,133 @@ impl rt::GeneratedSchema for Nested {
 /// One batch's typed columns.
 pub struct NestedRows<'a> {
     id: rt::Ints<'a, i32>,
-    r: rt::Values<'a>,
-    ltz_arr: rt::Values<'a>,
-    ts_arr: rt::Values<'a>,
+    r: rt::Structs<'a>,
+    r_ltz: rt::Timestamps<'a>,
+    r_ts: rt::Timestamps<'a>,
+    r_n: rt::Ints<'a, i32>,
+    r_s: rt::Strings<'a>,
+    ltz_arr: rt::Lists<'a>,
+    ltz_arr_item: rt::Timestamps<'a>,
+    ts_arr: rt::Lists<'a>,
+    ts_arr_item: rt::Timestamps<'a>,
     ltz_map: rt::Values<'a>,
     deep: rt::Values<'a>,
     words: rt::Values<'a>,
     note: rt::Strings<'a>,
+}
+impl NestedRows<'_> {
+    #[inline]
+    fn write_r(
+        &mut self,
+        cx: &rt::WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> rt::WriteResult {
+        out.push(b'{');
+        let mut first = true;
+        if self.r_ltz.is_null(row) {
+            if !cx.options.ignore_null_fields {
+                rt::separator(out, &mut first);
+                out.extend_from_slice(b"\"ltz\":null");
+            }
+        } else {
+            rt::separator(out, &mut first);
+            out.extend_from_slice(b"\"ltz\":");
+            rt::with_reserved(
+                out,
+                self.r_ltz.bound(row),
+                |w| self.r_ltz.write(w, row, cx),
+            );
+        }
+        if self.r_ts.is_null(row) {
+            if !cx.options.ignore_null_fields {
+                rt::separator(out, &mut first);
+                out.extend_from_slice(b"\"ts\":null");
+            }
+        } else {
+            rt::separator(out, &mut first);
+            out.extend_from_slice(b"\"ts\":");
+            rt::with_reserved(
+                out,
+                self.r_ts.bound(row),
+                |w| self.r_ts.write(w, row, cx),
+            );
+        }
+        if self.r_n.is_null(row) {
+            if !cx.options.ignore_null_fields {
+                rt::separator(out, &mut first);
+                out.extend_from_slice(b"\"n\":null");
+            }
+        } else {
+            rt::separator(out, &mut first);
+            out.extend_from_slice(b"\"n\":");
+            rt::with_reserved(out, self.r_n.bound(row), |w| self.r_n.write(w, row, cx));
+        }
+        if self.r_s.is_null(row) {
+            if !cx.options.ignore_null_fields {
+                rt::separator(out, &mut first);
+                out.extend_from_slice(b"\"s\":null");
+            }
+        } else {
+            rt::separator(out, &mut first);
+            out.extend_from_slice(b"\"s\":");
+            rt::with_reserved(out, self.r_s.bound(row), |w| self.r_s.write(w, row, cx));
+        }
+        out.push(b'}');
+        Ok(())
+    }
+    #[inline]
+    fn write_ltz_arr(
+        &mut self,
+        cx: &rt::WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> rt::WriteResult {
+        let items = self.ltz_arr.range(row);
+        out.push(b'[');
+        for item in items.clone() {
+            if item > items.start {
+                out.push(b',');
+            }
+            if self.ltz_arr_item.is_null(item) {
+                out.extend_from_slice(b"null");
+            } else {
+                rt::with_reserved(
+                    out,
+                    self.ltz_arr_item.bound(item),
+                    |w| self.ltz_arr_item.write(w, item, cx),
+                );
+            }
+        }
+        out.push(b']');
+        Ok(())
+    }
+    #[inline]
+    fn write_ts_arr(
+        &mut self,
+        cx: &rt::WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> rt::WriteResult {
+        let items = self.ts_arr.range(row);
+        out.push(b'[');
+        for item in items.clone() {
+            if item > items.start {
+                out.push(b',');
+            }
+            if self.ts_arr_item.is_null(item) {
+                out.extend_from_slice(b"null");
+            } else {
+                rt::with_reserved(
+                    out,
+                    self.ts_arr_item.bound(item),
+                    |w| self.ts_arr_item.write(w, item, cx),
+                );
+            }
+        }
+        out.push(b']');
+        Ok(())
+    }
 }
 impl rt::RowWriter for NestedRows<'_> {
     #[inline(always)]
@@ -95,15 +223,15 @@ impl rt::RowWriter for NestedRows<'_> {
         );
         if !self.r.is_null(row) {
             out.extend_from_slice(b",\"r\":");
-            rt::in_field(self.r.write(out, row, cx), "r")?;
+            rt::in_field(self.write_r(cx, out, row), "r")?;
         }
         if !self.ltz_arr.is_null(row) {
             out.extend_from_slice(b",\"ltz_arr\":");
-            rt::in_field(self.ltz_arr.write(out, row, cx), "ltz_arr")?;
+            rt::in_field(self.write_ltz_arr(cx, out, row), "ltz_arr")?;
         }
         if !self.ts_arr.is_null(row) {
             out.extend_from_slice(b",\"ts_arr\":");
-            rt::in_field(self.ts_arr.write(out, row, cx), "ts_arr")?;
+            rt::in_field(self.write_ts_arr(cx, out, row), "ts_arr")?;
         }
         if !self.ltz_map.is_null(row) {
             out.extend_from_slice(b",\"ltz_map\":");

@@ -14,6 +14,7 @@ use crate::options::Compatibility;
 use crate::spec::{canonical_spec, spec_fingerprint, SinkSpec};
 
 mod columns;
+mod nested;
 
 pub use super::bind::Column;
 pub use super::encoder::RowWriter;
@@ -24,6 +25,7 @@ pub use columns::{
     Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
     Values,
 };
+pub use nested::{list_items, row_field, Lists, Structs};
 
 /// A schema-specialized row encoder, as kjson-codegen writes it for one sink spec.
 pub trait GeneratedSchema: 'static {

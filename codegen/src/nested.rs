@@ -1,0 +1,160 @@
+//! Typed code for ROW and ARRAY values: every field and item gets a typed accessor of its own,
+//! bound once per batch from the nested column, and one generated method per ROW or ARRAY
+//! writes its brackets, names and separators around straight-line calls of those accessors.
+//! MAP and MULTISET values keep the runtime's nested-value writers (`rt::Values`), at any depth.
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use kjson_runtime::LogicalType;
+
+/// How a value is written.
+pub enum Shape {
+    /// A typed accessor writing into reserved capacity; `fallible` for TIME.
+    Scalar { fallible: bool },
+    /// A ROW: its fields with their `"name":` bytes.
+    Row(Vec<RowField>),
+    /// An ARRAY: its items.
+    List(Box<Node>),
+    /// MAP and MULTISET: the nested-value writers, into the `Vec`.
+    Values,
+}
+
+pub struct RowField {
+    pub name: String,
+    pub name_json: Vec<u8>,
+    pub node: Node,
+}
+
+/// One accessor of the generated rows: a column, a ROW field or an ARRAY's items.
+pub struct Node {
+    pub field: Ident,
+    /// The accessor type, e.g. `rt::Timestamps<'a>`.
+    pub ty: TokenStream,
+    /// The `rt::Result<&Column>` expression it is bound from.
+    pub source: TokenStream,
+    pub shape: Shape,
+}
+
+impl Node {
+    /// Every accessor of this value, itself first.
+    pub fn walk<'n>(&'n self, all: &mut Vec<&'n Node>) {
+        all.push(self);
+        match &self.shape {
+            Shape::Row(fields) => fields.iter().for_each(|f| f.node.walk(all)),
+            Shape::List(items) => items.walk(all),
+            Shape::Scalar { .. } | Shape::Values => {}
+        }
+    }
+
+    /// The method writing a non-null ROW or ARRAY value of this accessor.
+    pub fn method(&self) -> Ident {
+        format_ident!("write_{}", self.field)
+    }
+
+    /// An expression writing the non-null value at `index` into `out`, and whether it yields a
+    /// `WriteResult`.
+    pub fn write_expr(&self, index: &TokenStream) -> (TokenStream, bool) {
+        let field = &self.field;
+        match &self.shape {
+            Shape::Scalar { fallible } => {
+                let expr =
+                    quote!(rt::with_reserved(out, self.#field.bound(#index), |w| self.#field.write(w, #index, cx)));
+                (expr, *fallible)
+            }
+            Shape::Row(_) | Shape::List(_) => {
+                let method = self.method();
+                (quote!(self.#method(cx, out, #index)), true)
+            }
+            Shape::Values => (quote!(self.#field.write(out, #index, cx)), true),
+        }
+    }
+
+    /// The methods of this value's ROW and ARRAY accessors, outermost first.
+    pub fn methods(&self) -> TokenStream {
+        let mut all = Vec::new();
+        self.walk(&mut all);
+        all.iter()
+            .filter_map(|node| match &node.shape {
+                Shape::Row(fields) => Some(node.row_method(fields)),
+                Shape::List(items) => Some(node.list_method(items)),
+                Shape::Scalar { .. } | Shape::Values => None,
+            })
+            .collect()
+    }
+
+    /// As the nested-value writers write a ROW: `encode.ignore-null-fields` of the side decides
+    /// at run time (key and value share the accessors), errors name the field.
+    fn row_method(&self, fields: &[RowField]) -> TokenStream {
+        let method = self.method();
+        let row = quote!(row);
+        let writes = fields.iter().map(|f| {
+            let field = &f.node.field;
+            let name = &f.name;
+            let prefix = Literal::byte_string(&f.name_json);
+            let with_null = Literal::byte_string(&[f.name_json.as_slice(), b"null"].concat());
+            let write = match f.node.write_expr(&row) {
+                (expr, true) => quote!(rt::in_field(#expr, #name)?;),
+                (expr, false) => quote!(#expr;),
+            };
+            quote! {
+                if self.#field.is_null(row) {
+                    if !cx.options.ignore_null_fields {
+                        rt::separator(out, &mut first);
+                        out.extend_from_slice(#with_null);
+                    }
+                } else {
+                    rt::separator(out, &mut first);
+                    out.extend_from_slice(#prefix);
+                    #write
+                }
+            }
+        });
+        quote! {
+            #[inline]
+            fn #method(&mut self, cx: &rt::WriteContext, out: &mut Vec<u8>, row: usize) -> rt::WriteResult {
+                out.push(b'{');
+                let mut first = true;
+                #(#writes)*
+                out.push(b'}');
+                Ok(())
+            }
+        }
+    }
+
+    fn list_method(&self, items: &Node) -> TokenStream {
+        let (method, field, item) = (self.method(), &self.field, &items.field);
+        let write = match items.write_expr(&quote!(item)) {
+            (expr, true) => quote!(#expr?;),
+            (expr, false) => quote!(#expr;),
+        };
+        quote! {
+            #[inline]
+            fn #method(&mut self, cx: &rt::WriteContext, out: &mut Vec<u8>, row: usize) -> rt::WriteResult {
+                let items = self.#field.range(row);
+                out.push(b'[');
+                for item in items.clone() {
+                    if item > items.start {
+                        out.push(b',');
+                    }
+                    if self.#item.is_null(item) {
+                        out.extend_from_slice(b"null");
+                    } else {
+                        #write
+                    }
+                }
+                out.push(b']');
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The accessor type of a nested logical type, `None` for a scalar.
+pub fn nested_type(logical: &LogicalType) -> Option<TokenStream> {
+    match logical {
+        LogicalType::Row(_) => Some(quote!(rt::Structs<'a>)),
+        LogicalType::Array(_) => Some(quote!(rt::Lists<'a>)),
+        LogicalType::Map { .. } | LogicalType::Multiset(_) => Some(quote!(rt::Values<'a>)),
+        _ => None,
+    }
+}
