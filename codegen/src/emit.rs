@@ -94,9 +94,25 @@ fn node(
             let source = quote!(rt::list_items(#source)?);
             Shape::List(Box::new(node(pool, column, child, &item.logical, source, index)?))
         }
-        _ => Shape::Values,
+        LogicalType::Map { value, .. } => map_shape(pool, column, &ident, &value.logical, source.clone(), index)?,
+        // MULTISET, the one nested type left: a map of element counts.
+        _ => map_shape(pool, column, &ident, &LogicalType::Int, source.clone(), index)?,
     };
     Ok(Node { field, ty, source, shape })
+}
+
+/// A MAP's (or a MULTISET's, whose values are INT counts) value accessor.
+fn map_shape(
+    pool: &mut IdentPool,
+    column: &str,
+    ident: &str,
+    value: &LogicalType,
+    source: TokenStream,
+    index: usize,
+) -> Result<Shape, KjsonError> {
+    let child = pool.take(&format!("{ident}_value"), index);
+    let source = quote!(rt::map_values(#source)?);
+    Ok(Shape::Map(Box::new(node(pool, column, child, value, source, index)?)))
 }
 
 fn accessors(spec: &SinkSpec) -> Result<Vec<ColumnAccessor>, KjsonError> {

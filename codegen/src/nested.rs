@@ -1,7 +1,8 @@
 //! Typed code for ROW and ARRAY values: every field and item gets a typed accessor of its own,
 //! bound once per batch from the nested column, and one generated method per ROW or ARRAY
 //! writes its brackets, names and separators around straight-line calls of those accessors.
-//! MAP and MULTISET values keep the runtime's nested-value writers (`rt::Values`), at any depth.
+//! MAP and MULTISET keys (null keys, repeated keys) stay with the runtime (`rt::Maps`); their
+//! values are typed too.
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -15,8 +16,8 @@ pub enum Shape {
     Row(Vec<RowField>),
     /// An ARRAY: its items.
     List(Box<Node>),
-    /// MAP and MULTISET: the nested-value writers, into the `Vec`.
-    Values,
+    /// MAP and MULTISET: keys by the runtime, values by their own accessor.
+    Map(Box<Node>),
 }
 
 pub struct RowField {
@@ -41,8 +42,8 @@ impl Node {
         all.push(self);
         match &self.shape {
             Shape::Row(fields) => fields.iter().for_each(|f| f.node.walk(all)),
-            Shape::List(items) => items.walk(all),
-            Shape::Scalar { .. } | Shape::Values => {}
+            Shape::List(items) | Shape::Map(items) => items.walk(all),
+            Shape::Scalar { .. } => {}
         }
     }
 
@@ -61,11 +62,10 @@ impl Node {
                     quote!(rt::with_reserved(out, self.#field.bound(#index), |w| self.#field.write(w, #index, cx)));
                 (expr, *fallible)
             }
-            Shape::Row(_) | Shape::List(_) => {
+            Shape::Row(_) | Shape::List(_) | Shape::Map(_) => {
                 let method = self.method();
                 (quote!(self.#method(cx, out, #index)), true)
             }
-            Shape::Values => (quote!(self.#field.write(out, #index, cx)), true),
         }
     }
 
@@ -77,7 +77,8 @@ impl Node {
             .filter_map(|node| match &node.shape {
                 Shape::Row(fields) => Some(node.row_method(fields)),
                 Shape::List(items) => Some(node.list_method(items)),
-                Shape::Scalar { .. } | Shape::Values => None,
+                Shape::Map(values) => Some(node.map_method(values)),
+                Shape::Scalar { .. } => None,
             })
             .collect()
     }
@@ -149,12 +150,37 @@ impl Node {
     }
 }
 
+impl Node {
+    /// Keys, duplicates and null keys are the runtime's (`rt::Maps::write`); values are typed.
+    fn map_method(&self, values: &Node) -> TokenStream {
+        let (method, field, value) = (self.method(), &self.field, &values.field);
+        let write = match values.write_expr(&quote!(entry)) {
+            (expr, true) => quote!(#expr),
+            (expr, false) => quote!({ #expr; Ok(()) }),
+        };
+        quote! {
+            #[inline]
+            fn #method(&mut self, cx: &rt::WriteContext, out: &mut Vec<u8>, row: usize) -> rt::WriteResult {
+                let map = self.#field;
+                map.write(cx, out, row, |out, entry| {
+                    if self.#value.is_null(entry) {
+                        out.extend_from_slice(b"null");
+                        Ok(())
+                    } else {
+                        #write
+                    }
+                })
+            }
+        }
+    }
+}
+
 /// The accessor type of a nested logical type, `None` for a scalar.
 pub fn nested_type(logical: &LogicalType) -> Option<TokenStream> {
     match logical {
         LogicalType::Row(_) => Some(quote!(rt::Structs<'a>)),
         LogicalType::Array(_) => Some(quote!(rt::Lists<'a>)),
-        LogicalType::Map { .. } | LogicalType::Multiset(_) => Some(quote!(rt::Values<'a>)),
+        LogicalType::Map { .. } | LogicalType::Multiset(_) => Some(quote!(rt::Maps<'a>)),
         _ => None,
     }
 }

@@ -66,18 +66,24 @@ fn every_field_written_without_ignore_null_fields() {
 }
 
 #[test]
-fn rows_and_arrays_get_typed_accessors_maps_keep_the_nested_writers() {
+fn rows_arrays_and_map_values_get_typed_accessors() {
     let ddl = DDL.replace("r ROW<x INT>", "r ROW<x INT, ts ARRAY<TIMESTAMP(3)>>,\n  m MAP<STRING, INT>");
     let code = generate_for_ddl(&ddl, "t.sql").unwrap().code;
     assert!(code.contains("r: rt::Structs<'a>,\n    r_x: rt::Ints<'a, i32>,\n    r_ts: rt::Lists<'a>,"), "{code}");
-    assert!(code.contains("r_ts_item: rt::Timestamps<'a>,\n    m: rt::Values<'a>,"), "{code}");
+    assert!(
+        code.contains("r_ts_item: rt::Timestamps<'a>,\n    m: rt::Maps<'a>,\n    m_value: rt::Ints<'a, i32>,"),
+        "{code}"
+    );
     assert!(code.contains("rt::list_items(rt::row_field(rt::column(columns, 3)?, 1)?)?"), "{code}");
     // Fields are written by the ROW's method, with their names and errors; items by the ARRAY's.
     assert!(code.contains("rt::in_field(self.write_r(cx, out, row), \"r\")?;"), "{code}");
     assert!(code.contains("out.extend_from_slice(b\"\\\"x\\\":\");"), "{code}");
     assert!(code.contains("rt::in_field(self.write_r_ts(cx, out, row), \"ts\")?;"), "{code}");
     assert!(code.contains("if self.r_ts_item.is_null(item) {"), "{code}");
-    assert!(code.contains("rt::in_field(self.m.write(out, row, cx), \"m\")?;"), "{code}");
+    // A map's keys are the runtime's; its values are typed.
+    assert!(code.contains("rt::in_field(self.write_m(cx, out, row), \"m\")?;"), "{code}");
+    assert!(code.contains("let map = self.m;") && code.contains("|out, entry| {"), "{code}");
+    assert!(code.contains("if self.m_value.is_null(entry) {"), "{code}");
 }
 
 #[test]

@@ -48,8 +48,42 @@ impl rt::GeneratedSchema for Nested {
             ts_arr: rt::BindColumn::bind(rt::column(columns, 3)?)?,
             ts_arr_item: rt::BindColumn::bind(rt::list_items(rt::column(columns, 3)?)?)?,
             ltz_map: rt::BindColumn::bind(rt::column(columns, 4)?)?,
+            ltz_map_value: rt::BindColumn::bind(
+                rt::map_values(rt::column(columns, 4)?)?,
+            )?,
             deep: rt::BindColumn::bind(rt::column(columns, 5)?)?,
+            deep_value: rt::BindColumn::bind(rt::map_values(rt::column(columns, 5)?)?)?,
+            deep_value_item: rt::BindColumn::bind(
+                rt::list_items(rt::map_values(rt::column(columns, 5)?)?)?,
+            )?,
+            deep_value_item_at_ts: rt::BindColumn::bind(
+                rt::row_field(
+                    rt::list_items(rt::map_values(rt::column(columns, 5)?)?)?,
+                    0,
+                )?,
+            )?,
+            deep_value_item_plain: rt::BindColumn::bind(
+                rt::row_field(
+                    rt::list_items(rt::map_values(rt::column(columns, 5)?)?)?,
+                    1,
+                )?,
+            )?,
+            deep_value_item_tags: rt::BindColumn::bind(
+                rt::row_field(
+                    rt::list_items(rt::map_values(rt::column(columns, 5)?)?)?,
+                    2,
+                )?,
+            )?,
+            deep_value_item_tags_item: rt::BindColumn::bind(
+                rt::list_items(
+                    rt::row_field(
+                        rt::list_items(rt::map_values(rt::column(columns, 5)?)?)?,
+                        2,
+                    )?,
+                )?,
+            )?,
             words: rt::BindColumn::bind(rt::column(columns, 6)?)?,
+            words_value: rt::BindColumn::bind(rt::map_values(rt::column(columns, 6)?)?)?,
             note: rt::BindColumn::bind(rt::column(columns, 7)?)?,
         })
     }
@@ -66,9 +100,17 @@ pub struct NestedRows<'a> {
     ltz_arr_item: rt::Timestamps<'a>,
     ts_arr: rt::Lists<'a>,
     ts_arr_item: rt::Timestamps<'a>,
-    ltz_map: rt::Values<'a>,
-    deep: rt::Values<'a>,
-    words: rt::Values<'a>,
+    ltz_map: rt::Maps<'a>,
+    ltz_map_value: rt::Timestamps<'a>,
+    deep: rt::Maps<'a>,
+    deep_value: rt::Lists<'a>,
+    deep_value_item: rt::Structs<'a>,
+    deep_value_item_at_ts: rt::Timestamps<'a>,
+    deep_value_item_plain: rt::Timestamps<'a>,
+    deep_value_item_tags: rt::Lists<'a>,
+    deep_value_item_tags_item: rt::Strings<'a>,
+    words: rt::Maps<'a>,
+    words_value: rt::Ints<'a, i32>,
     note: rt::Strings<'a>,
 }
 impl NestedRows<'_> {
@@ -184,6 +226,184 @@ impl NestedRows<'_> {
         out.push(b']');
         Ok(())
     }
+    #[inline]
+    fn write_ltz_map(
+        &mut self,
+        cx: &rt::WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> rt::WriteResult {
+        let map = self.ltz_map;
+        map.write(
+            cx,
+            out,
+            row,
+            |out, entry| {
+                if self.ltz_map_value.is_null(entry) {
+                    out.extend_from_slice(b"null");
+                    Ok(())
+                } else {
+                    {
+                        rt::with_reserved(
+                            out,
+                            self.ltz_map_value.bound(entry),
+                            |w| self.ltz_map_value.write(w, entry, cx),
+                        );
+                        Ok(())
+                    }
+                }
+            },
+        )
+    }
+    #[inline]
+    fn write_deep(
+        &mut self,
+        cx: &rt::WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> rt::WriteResult {
+        let map = self.deep;
+        map.write(
+            cx,
+            out,
+            row,
+            |out, entry| {
+                if self.deep_value.is_null(entry) {
+                    out.extend_from_slice(b"null");
+                    Ok(())
+                } else {
+                    self.write_deep_value(cx, out, entry)
+                }
+            },
+        )
+    }
+    #[inline]
+    fn write_deep_value(
+        &mut self,
+        cx: &rt::WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> rt::WriteResult {
+        let items = self.deep_value.range(row);
+        out.push(b'[');
+        for item in items.clone() {
+            if item > items.start {
+                out.push(b',');
+            }
+            if self.deep_value_item.is_null(item) {
+                out.extend_from_slice(b"null");
+            } else {
+                self.write_deep_value_item(cx, out, item)?;
+            }
+        }
+        out.push(b']');
+        Ok(())
+    }
+    #[inline]
+    fn write_deep_value_item(
+        &mut self,
+        cx: &rt::WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> rt::WriteResult {
+        out.push(b'{');
+        let mut first = true;
+        if self.deep_value_item_at_ts.is_null(row) {
+            if !cx.options.ignore_null_fields {
+                rt::separator(out, &mut first);
+                out.extend_from_slice(b"\"at_ts\":null");
+            }
+        } else {
+            rt::separator(out, &mut first);
+            out.extend_from_slice(b"\"at_ts\":");
+            rt::with_reserved(
+                out,
+                self.deep_value_item_at_ts.bound(row),
+                |w| self.deep_value_item_at_ts.write(w, row, cx),
+            );
+        }
+        if self.deep_value_item_plain.is_null(row) {
+            if !cx.options.ignore_null_fields {
+                rt::separator(out, &mut first);
+                out.extend_from_slice(b"\"plain\":null");
+            }
+        } else {
+            rt::separator(out, &mut first);
+            out.extend_from_slice(b"\"plain\":");
+            rt::with_reserved(
+                out,
+                self.deep_value_item_plain.bound(row),
+                |w| self.deep_value_item_plain.write(w, row, cx),
+            );
+        }
+        if self.deep_value_item_tags.is_null(row) {
+            if !cx.options.ignore_null_fields {
+                rt::separator(out, &mut first);
+                out.extend_from_slice(b"\"tags\":null");
+            }
+        } else {
+            rt::separator(out, &mut first);
+            out.extend_from_slice(b"\"tags\":");
+            rt::in_field(self.write_deep_value_item_tags(cx, out, row), "tags")?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+    #[inline]
+    fn write_deep_value_item_tags(
+        &mut self,
+        cx: &rt::WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> rt::WriteResult {
+        let items = self.deep_value_item_tags.range(row);
+        out.push(b'[');
+        for item in items.clone() {
+            if item > items.start {
+                out.push(b',');
+            }
+            if self.deep_value_item_tags_item.is_null(item) {
+                out.extend_from_slice(b"null");
+            } else {
+                rt::with_reserved(
+                    out,
+                    self.deep_value_item_tags_item.bound(item),
+                    |w| self.deep_value_item_tags_item.write(w, item, cx),
+                );
+            }
+        }
+        out.push(b']');
+        Ok(())
+    }
+    #[inline]
+    fn write_words(
+        &mut self,
+        cx: &rt::WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+    ) -> rt::WriteResult {
+        let map = self.words;
+        map.write(
+            cx,
+            out,
+            row,
+            |out, entry| {
+                if self.words_value.is_null(entry) {
+                    out.extend_from_slice(b"null");
+                    Ok(())
+                } else {
+                    {
+                        rt::with_reserved(
+                            out,
+                            self.words_value.bound(entry),
+                            |w| self.words_value.write(w, entry, cx),
+                        );
+                        Ok(())
+                    }
+                }
+            },
+        )
+    }
 }
 impl rt::RowWriter for NestedRows<'_> {
     #[inline(always)]
@@ -235,15 +455,15 @@ impl rt::RowWriter for NestedRows<'_> {
         }
         if !self.ltz_map.is_null(row) {
             out.extend_from_slice(b",\"ltz_map\":");
-            rt::in_field(self.ltz_map.write(out, row, cx), "ltz_map")?;
+            rt::in_field(self.write_ltz_map(cx, out, row), "ltz_map")?;
         }
         if !self.deep.is_null(row) {
             out.extend_from_slice(b",\"deep\":");
-            rt::in_field(self.deep.write(out, row, cx), "deep")?;
+            rt::in_field(self.write_deep(cx, out, row), "deep")?;
         }
         if !self.words.is_null(row) {
             out.extend_from_slice(b",\"words\":");
-            rt::in_field(self.words.write(out, row, cx), "words")?;
+            rt::in_field(self.write_words(cx, out, row), "words")?;
         }
         let bound = 9 + self.note.bound(row);
         rt::with_reserved(

@@ -190,7 +190,11 @@ fn write_list(
 /// The output key of entry `j` as Java sees it (binaries decoded as Java's UTF-8 decoder does,
 /// so that keys Jackson would merge compare equal): `None` when the entry is dropped.
 #[inline]
-fn entry_key<'k>(ctx: &'k WriteContext, keys: &'k Column<'_>, j: usize) -> Result<Option<Cow<'k, [u8]>>, ValueError> {
+pub(crate) fn entry_key<'k>(
+    ctx: &'k WriteContext,
+    keys: &'k Column<'_>,
+    j: usize,
+) -> Result<Option<Cow<'k, [u8]>>, ValueError> {
     let Column::Str(values, _) = keys else { return Ok(None) };
     if !keys.is_null(j) {
         return Ok(Some(match values {
@@ -253,7 +257,7 @@ fn check_replaced_values(ctx: &WriteContext, values: &Column<'_>, occurrences: &
     Ok(())
 }
 
-fn write_key(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, j: usize) {
+pub(crate) fn write_key(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, j: usize) {
     match keys {
         Column::Str(values, _) if !keys.is_null(j) => {
             values.write_string(out, j);
@@ -269,7 +273,12 @@ fn sorted_has_duplicates(mut all: Vec<Cow<'_, [u8]>>) -> bool {
     all.windows(2).any(|w| w[0] == w[1])
 }
 
-fn has_duplicate_keys(ctx: &WriteContext, keys: &Column<'_>, start: usize, end: usize) -> Result<bool, ValueError> {
+pub(crate) fn has_duplicate_keys(
+    ctx: &WriteContext,
+    keys: &Column<'_>,
+    start: usize,
+    end: usize,
+) -> Result<bool, ValueError> {
     if end - start > 32 {
         let mut all = Vec::with_capacity(end - start);
         for j in start..end {

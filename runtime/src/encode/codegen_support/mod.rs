@@ -25,7 +25,7 @@ pub use columns::{
     Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
     Values,
 };
-pub use nested::{list_items, row_field, Lists, Structs};
+pub use nested::{list_items, map_values, row_field, Lists, Maps, Structs};
 
 /// A schema-specialized row encoder, as kjson-codegen writes it for one sink spec.
 pub trait GeneratedSchema: 'static {

@@ -5,6 +5,7 @@ use arrow_buffer::NullBuffer;
 
 use super::columns::BindColumn;
 use crate::encode::bind::{Column, Offsets};
+use crate::encode::write::{entry_key, has_duplicate_keys, write_key, write_value, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 
 #[cold]
@@ -59,6 +60,71 @@ impl Lists<'_> {
     pub fn range(&self, row: usize) -> std::ops::Range<usize> {
         let (start, end) = self.offsets.range(row);
         start..end
+    }
+}
+
+/// MAP and MULTISET: keys as the nested-value writers handle them (null keys, lossy binary
+/// keys); each value is written by the generated code's typed accessor of the value column.
+#[derive(Clone, Copy)]
+pub struct Maps<'a> {
+    column: &'a Column<'a>,
+    offsets: &'a [i32],
+    keys: &'a Column<'a>,
+}
+
+impl<'a> BindColumn<'a> for Maps<'a> {
+    fn bind(column: &'a Column<'a>) -> Result<Self> {
+        match column {
+            Column::Map { offsets, keys, .. } => Ok(Maps { column, offsets, keys }),
+            _ => Err(not_nested("MAP")),
+        }
+    }
+}
+
+impl Maps<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        self.column.is_null(row)
+    }
+
+    /// Writes the map at `row`, each entry's value (null included) through `value(out, entry)`. A map
+    /// with a repeated key (rare; Jackson keeps one entry, merging ROW values) goes through the
+    /// nested-value writers as a whole.
+    #[inline]
+    pub fn write(
+        self,
+        cx: &WriteContext,
+        out: &mut Vec<u8>,
+        row: usize,
+        mut value: impl FnMut(&mut Vec<u8>, usize) -> WriteResult,
+    ) -> WriteResult {
+        let (start, end) = (self.offsets[row] as usize, self.offsets[row + 1] as usize);
+        if end - start > 1 && has_duplicate_keys(cx, self.keys, start, end)? {
+            return write_value(cx, out, self.column, row);
+        }
+        out.push(b'{');
+        let mut first = true;
+        for entry in start..end {
+            if entry_key(cx, self.keys, entry)?.is_none() {
+                continue;
+            }
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            write_key(cx, out, self.keys, entry);
+            value(out, entry)?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+/// The value column of a bound MAP or MULTISET column.
+pub fn map_values<'a>(column: &'a Column<'a>) -> Result<&'a Column<'a>> {
+    match column {
+        Column::Map { values, .. } => Ok(values),
+        _ => Err(not_nested("MAP")),
     }
 }
 
