@@ -106,8 +106,9 @@ impl<'a> ColumnProgram<'a> {
     }
 
     /// Writes `name:value` (or nothing, for a null skipped under `encode.ignore-null-fields`).
+    /// `LONG`: the name may be too long for its chunk.
     #[inline(always)]
-    fn write_field<const SKIP_NULLS: bool, S: ByteSink>(
+    fn write_field<const SKIP_NULLS: bool, const LONG: bool, S: ByteSink>(
         &mut self,
         out: &mut S,
         field: &FieldName,
@@ -115,7 +116,7 @@ impl<'a> ColumnProgram<'a> {
         cx: &WriteContext,
         first: &mut bool,
     ) -> WriteResult {
-        on_scalar!(self, a => scalar_field::<SKIP_NULLS, _, _>(a, out, field, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
+        on_scalar!(self, a => scalar_field::<SKIP_NULLS, LONG, _, _>(a, out, field, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
     }
 }
 
@@ -170,7 +171,7 @@ impl ScalarAccessor for Times<'_> {
 }
 
 #[inline(always)]
-fn scalar_field<const SKIP_NULLS: bool, A: ScalarAccessor, S: ByteSink>(
+fn scalar_field<const SKIP_NULLS: bool, const LONG: bool, A: ScalarAccessor, S: ByteSink>(
     accessor: &mut A,
     out: &mut S,
     field: &FieldName,
@@ -182,7 +183,7 @@ fn scalar_field<const SKIP_NULLS: bool, A: ScalarAccessor, S: ByteSink>(
     if null && SKIP_NULLS {
         return Ok(());
     }
-    field.put_prefix::<SKIP_NULLS, _>(out, first);
+    field.put_prefix::<SKIP_NULLS, LONG, _>(out, first);
     if null {
         out.put_chunk(b"null", 4);
         return Ok(());
@@ -199,24 +200,30 @@ pub(crate) struct FieldName {
     /// `,"name":`, or `{"name":` for the first field. Under `encode.ignore-null-fields`, where the
     /// first field written depends on the data, `"name":` only, and the separator is separate.
     prefix: Vec<u8>,
-    /// `prefix` padded to [`NAME_CHUNK`] bytes, when it fits: a fixed-size store.
-    chunk: Option<[u8; NAME_CHUNK]>,
+    /// `prefix` padded to [`NAME_CHUNK`] bytes (cut short when it does not fit): a fixed-size store.
+    chunk: [u8; NAME_CHUNK],
     name: String,
 }
 
 impl FieldName {
+    /// `LONG` false: the caller knows the prefix fits its chunk, so no check per write.
     #[inline(always)]
-    fn put_prefix<const SKIP_NULLS: bool, S: ByteSink>(&self, out: &mut S, first: &mut bool) {
+    fn put_prefix<const SKIP_NULLS: bool, const LONG: bool, S: ByteSink>(&self, out: &mut S, first: &mut bool) {
         if SKIP_NULLS {
             if !*first {
                 out.put_byte(b',');
             }
             *first = false;
         }
-        match &self.chunk {
-            Some(chunk) => out.put_chunk(chunk, self.prefix.len()),
-            None => out.put(&self.prefix),
+        if LONG && !self.fits_chunk() {
+            out.put(&self.prefix);
+        } else {
+            out.put_chunk(&self.chunk, self.prefix.len());
         }
+    }
+
+    fn fits_chunk(&self) -> bool {
+        self.prefix.len() <= NAME_CHUNK
     }
 
     /// The most bytes `put_prefix` writes.
@@ -242,11 +249,9 @@ impl SideFields {
                     prefix.push(if k == 0 { b'{' } else { b',' });
                 }
                 prefix.extend_from_slice(&field_name_json(&name));
-                let chunk = (prefix.len() <= NAME_CHUNK).then(|| {
-                    let mut chunk = [0u8; NAME_CHUNK];
-                    chunk[..prefix.len()].copy_from_slice(&prefix);
-                    chunk
-                });
+                let mut chunk = [0u8; NAME_CHUNK];
+                let fits = prefix.len().min(NAME_CHUNK);
+                chunk[..fits].copy_from_slice(&prefix[..fits]);
                 FieldName { column, prefix, chunk, name }
             })
             .collect();
@@ -270,10 +275,13 @@ impl SideFields {
                 continue;
             };
             if !matches!(segments.last(), Some(Segment::Scalars { .. })) {
-                segments.push(Segment::Scalars { fields: k..k, fixed: 1, variable: Vec::new(), closes: false });
+                let run =
+                    Segment::Scalars { fields: k..k, fixed: 1, variable: Vec::new(), long_names: false, closes: false };
+                segments.push(run);
             }
-            if let Some(Segment::Scalars { fields, fixed, variable, .. }) = segments.last_mut() {
+            if let Some(Segment::Scalars { fields, fixed, variable, long_names, .. }) = segments.last_mut() {
                 fields.end = k + 1;
+                *long_names |= !field.fits_chunk();
                 *fixed += field.bound() + value_bound.unwrap_or(0);
                 if value_bound.is_none() {
                     variable.push(k);
@@ -319,10 +327,18 @@ impl SideFields {
         let mut first = true;
         for segment in segments {
             match segment {
-                Segment::Scalars { fields, fixed, variable, closes } => {
+                Segment::Scalars { fields, fixed, variable, long_names, closes } => {
                     let reserve = fixed + variable_bound(bound, variable, row);
                     let run = &mut bound[fields.clone()];
-                    with_reserved(out, reserve, |w| write_run::<SKIP_NULLS>(run, w, row, cx, &mut first, *closes))?;
+                    if *long_names {
+                        with_reserved(out, reserve, |w| {
+                            write_run::<SKIP_NULLS, true>(run, w, row, cx, &mut first, *closes)
+                        })?;
+                    } else {
+                        with_reserved(out, reserve, |w| {
+                            write_run::<SKIP_NULLS, false>(run, w, row, cx, &mut first, *closes)
+                        })?;
+                    }
                 }
                 Segment::Nested(k) => {
                     let BoundField { program, name } = &mut bound[*k];
@@ -352,7 +368,7 @@ fn variable_bound(bound: &[BoundField<'_, '_>], variable: &[usize], row: usize) 
 /// Writes a run of scalar fields (and the closing `}` if `closes`); `row` is taken by value so
 /// it stays in a register across the writes.
 #[inline(always)]
-fn write_run<const SKIP_NULLS: bool>(
+fn write_run<const SKIP_NULLS: bool, const LONG: bool>(
     run: &mut [BoundField<'_, '_>],
     w: &mut Reserved<'_>,
     row: usize,
@@ -361,7 +377,7 @@ fn write_run<const SKIP_NULLS: bool>(
     closes: bool,
 ) -> WriteResult {
     for BoundField { program, name } in run {
-        program.write_field::<SKIP_NULLS, _>(w, name, row, cx, first)?;
+        program.write_field::<SKIP_NULLS, LONG, _>(w, name, row, cx, first)?;
     }
     if closes {
         w.put_byte(b'}');
@@ -391,7 +407,7 @@ fn nested_field<const SKIP_NULLS: bool>(
     if null && SKIP_NULLS {
         return Ok(());
     }
-    field.put_prefix::<SKIP_NULLS, _>(out, first);
+    field.put_prefix::<SKIP_NULLS, true, _>(out, first);
     if null {
         out.extend_from_slice(b"null");
         return Ok(());
@@ -402,11 +418,13 @@ fn nested_field<const SKIP_NULLS: bool>(
 /// A part of a side's row: scalar fields written into one reservation (`fixed` bytes plus the
 /// row-dependent bounds of the `variable` columns), or one nested field.
 enum Segment {
-    /// `closes`: the segment ends the object and writes its `}`.
+    /// `long_names`: a name of the run does not fit its chunk. `closes`: the segment ends the
+    /// object and writes its `}`.
     Scalars {
         fields: Range<usize>,
         fixed: usize,
         variable: Vec<usize>,
+        long_names: bool,
         closes: bool,
     },
     Nested(usize),
