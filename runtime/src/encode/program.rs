@@ -106,9 +106,9 @@ impl<'a> ColumnProgram<'a> {
     }
 
     /// Writes `name:value` (or nothing, for a null skipped under `encode.ignore-null-fields`).
-    /// `LONG`: the name may be too long for its chunk.
+    /// `WIDTH`: the chunk width the name fits (see [`FieldName::put_prefix`]).
     #[inline(always)]
-    fn write_field<const SKIP_NULLS: bool, const LONG: bool, S: ByteSink>(
+    fn write_field<const SKIP_NULLS: bool, const WIDTH: usize, S: ByteSink>(
         &mut self,
         out: &mut S,
         field: &FieldName,
@@ -116,7 +116,7 @@ impl<'a> ColumnProgram<'a> {
         cx: &WriteContext,
         first: &mut bool,
     ) -> WriteResult {
-        on_scalar!(self, a => scalar_field::<SKIP_NULLS, LONG, _, _>(a, out, field, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
+        on_scalar!(self, a => scalar_field::<SKIP_NULLS, WIDTH, _, _>(a, out, field, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
     }
 }
 
@@ -171,7 +171,7 @@ impl ScalarAccessor for Times<'_> {
 }
 
 #[inline(always)]
-fn scalar_field<const SKIP_NULLS: bool, const LONG: bool, A: ScalarAccessor, S: ByteSink>(
+fn scalar_field<const SKIP_NULLS: bool, const WIDTH: usize, A: ScalarAccessor, S: ByteSink>(
     accessor: &mut A,
     out: &mut S,
     field: &FieldName,
@@ -183,7 +183,7 @@ fn scalar_field<const SKIP_NULLS: bool, const LONG: bool, A: ScalarAccessor, S: 
     if null && SKIP_NULLS {
         return Ok(());
     }
-    field.put_prefix::<SKIP_NULLS, LONG, _>(out, first);
+    field.put_prefix::<SKIP_NULLS, WIDTH, _>(out, first);
     if null {
         out.put_chunk(b"null", 4);
         return Ok(());
@@ -206,24 +206,30 @@ pub(crate) struct FieldName {
 }
 
 impl FieldName {
-    /// `LONG` false: the caller knows the prefix fits its chunk, so no check per write.
+    /// `WIDTH` 16 or 32: the caller knows the prefix fits that many bytes, so it is one
+    /// fixed-size store with no check per write; 0: checked here.
     #[inline(always)]
-    fn put_prefix<const SKIP_NULLS: bool, const LONG: bool, S: ByteSink>(&self, out: &mut S, first: &mut bool) {
+    fn put_prefix<const SKIP_NULLS: bool, const WIDTH: usize, S: ByteSink>(&self, out: &mut S, first: &mut bool) {
         if SKIP_NULLS {
             if !*first {
                 out.put_byte(b',');
             }
             *first = false;
         }
-        if LONG && !self.fits_chunk() {
-            out.put(&self.prefix);
-        } else {
-            out.put_chunk(&self.chunk, self.prefix.len());
+        match self.chunk.first_chunk::<WIDTH>() {
+            Some(chunk) if WIDTH > 0 => out.put_chunk(chunk, self.prefix.len()),
+            _ if self.prefix.len() <= NAME_CHUNK => out.put_chunk(&self.chunk, self.prefix.len()),
+            _ => out.put(&self.prefix),
         }
     }
 
-    fn fits_chunk(&self) -> bool {
-        self.prefix.len() <= NAME_CHUNK
+    /// The narrowest chunk width `put_prefix` can store this name with: 16, 32, or 0 (none).
+    fn chunk_width(&self) -> usize {
+        match self.prefix.len() {
+            0..=16 => 16,
+            17..=NAME_CHUNK => NAME_CHUNK,
+            _ => 0,
+        }
     }
 
     /// The most bytes `put_prefix` writes.
@@ -276,12 +282,12 @@ impl SideFields {
             };
             if !matches!(segments.last(), Some(Segment::Scalars { .. })) {
                 let run =
-                    Segment::Scalars { fields: k..k, fixed: 1, variable: Vec::new(), long_names: false, closes: false };
+                    Segment::Scalars { fields: k..k, fixed: 1, variable: Vec::new(), name_width: 16, closes: false };
                 segments.push(run);
             }
-            if let Some(Segment::Scalars { fields, fixed, variable, long_names, .. }) = segments.last_mut() {
+            if let Some(Segment::Scalars { fields, fixed, variable, name_width, .. }) = segments.last_mut() {
                 fields.end = k + 1;
-                *long_names |= !field.fits_chunk();
+                *name_width = run_width(*name_width, field.chunk_width());
                 *fixed += field.bound() + value_bound.unwrap_or(0);
                 if value_bound.is_none() {
                     variable.push(k);
@@ -327,18 +333,14 @@ impl SideFields {
         let mut first = true;
         for segment in segments {
             match segment {
-                Segment::Scalars { fields, fixed, variable, long_names, closes } => {
+                Segment::Scalars { fields, fixed, variable, name_width, closes } => {
                     let reserve = fixed + variable_bound(bound, variable, row);
-                    let run = &mut bound[fields.clone()];
-                    if *long_names {
-                        with_reserved(out, reserve, |w| {
-                            write_run::<SKIP_NULLS, true>(run, w, row, cx, &mut first, *closes)
-                        })?;
-                    } else {
-                        with_reserved(out, reserve, |w| {
-                            write_run::<SKIP_NULLS, false>(run, w, row, cx, &mut first, *closes)
-                        })?;
-                    }
+                    let (run, first, closes) = (&mut bound[fields.clone()], &mut first, *closes);
+                    with_reserved(out, reserve, |w| match *name_width {
+                        16 => write_run::<SKIP_NULLS, 16>(run, w, row, cx, first, closes),
+                        NAME_CHUNK => write_run::<SKIP_NULLS, NAME_CHUNK>(run, w, row, cx, first, closes),
+                        _ => write_run::<SKIP_NULLS, 0>(run, w, row, cx, first, closes),
+                    })?;
                 }
                 Segment::Nested(k) => {
                     let BoundField { program, name } = &mut bound[*k];
@@ -371,7 +373,7 @@ fn variable_bound(bound: &[BoundField<'_, '_>], variable: &[usize], row: usize) 
 /// closure of [`with_reserved`] would reload them from its captures (callgrind: 23 instructions
 /// less per q0 row).
 #[inline(never)]
-fn write_run<const SKIP_NULLS: bool, const LONG: bool>(
+fn write_run<const SKIP_NULLS: bool, const WIDTH: usize>(
     run: &mut [BoundField<'_, '_>],
     w: &mut Reserved<'_>,
     row: usize,
@@ -380,12 +382,21 @@ fn write_run<const SKIP_NULLS: bool, const LONG: bool>(
     closes: bool,
 ) -> WriteResult {
     for BoundField { program, name } in run {
-        program.write_field::<SKIP_NULLS, LONG, _>(w, name, row, cx, first)?;
+        program.write_field::<SKIP_NULLS, WIDTH, _>(w, name, row, cx, first)?;
     }
     if closes {
         w.put_byte(b'}');
     }
     Ok(())
+}
+
+/// The chunk width a run's names fit once a name of width `name` joins a run of width `run`.
+fn run_width(run: usize, name: usize) -> usize {
+    if run == 0 || name == 0 {
+        0
+    } else {
+        run.max(name)
+    }
 }
 
 /// `Some(fixed bound)` of a scalar field's value (`Some(None)`: it depends on the row); `None`
@@ -410,7 +421,7 @@ fn nested_field<const SKIP_NULLS: bool>(
     if null && SKIP_NULLS {
         return Ok(());
     }
-    field.put_prefix::<SKIP_NULLS, true, _>(out, first);
+    field.put_prefix::<SKIP_NULLS, 0, _>(out, first);
     if null {
         out.extend_from_slice(b"null");
         return Ok(());
@@ -421,13 +432,13 @@ fn nested_field<const SKIP_NULLS: bool>(
 /// A part of a side's row: scalar fields written into one reservation (`fixed` bytes plus the
 /// row-dependent bounds of the `variable` columns), or one nested field.
 enum Segment {
-    /// `long_names`: a name of the run does not fit its chunk. `closes`: the segment ends the
-    /// object and writes its `}`.
+    /// `name_width`: the chunk width all names of the run fit (0: one fits none). `closes`: the
+    /// segment ends the object and writes its `}`.
     Scalars {
         fields: Range<usize>,
         fixed: usize,
         variable: Vec<usize>,
-        long_names: bool,
+        name_width: usize,
         closes: bool,
     },
     Nested(usize),
