@@ -8,10 +8,10 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use kjson_runtime::format::escape;
-use kjson_runtime::{IntervalKind, KjsonError, LogicalType, SideSpec, SinkSpec};
+use kjson_runtime::{IntervalKind, KjsonError, LogicalType, SideSpec, SinkSpec, TimestampFormat};
 
 use crate::names::{snake_case, upper_camel_case, IdentPool};
-use crate::nested::{nested_type, Node, RowField, Shape};
+use crate::nested::{nested_type, Node, RowField, ScalarWrite, Shape};
 
 /// How an accessor's `write` is called.
 #[derive(Clone, Copy, PartialEq)]
@@ -72,8 +72,13 @@ fn node(
     let field = format_ident!("{ident}");
     let Some(ty) = nested_type(logical) else {
         let (ty, writer) = accessor_type(column, logical)?;
-        let shape = Shape::Scalar { fallible: writer == Writer::TypedFallible };
-        return Ok(Node { field, ty, source, shape });
+        let write = match logical {
+            LogicalType::Timestamp { .. } => ScalarWrite::Timestamp { ltz: false },
+            LogicalType::TimestampLtz { .. } => ScalarWrite::Timestamp { ltz: true },
+            _ if writer == Writer::TypedFallible => ScalarWrite::Fallible,
+            _ => ScalarWrite::Plain,
+        };
+        return Ok(Node { field, ty, source, shape: Shape::Scalar(write) });
     };
     let shape = match logical {
         LogicalType::Row(fields) => Shape::Row(
@@ -170,18 +175,21 @@ impl Piece {
     }
 }
 
-/// The piece for one field: `head` is the constant before its name (`{`, `,` or nothing),
-/// `separator` whether a run-time separator comes first (ignore-null-fields with a data-dependent
-/// first field), `skip_nulls` whether a null field is left out, `mark_first` whether writing it
-/// clears the `first` flag.
-fn field_piece(
-    column: &ColumnAccessor,
-    name: &str,
-    head: &[u8],
+/// How one field of a side is written: `head` is the constant before its name (`{`, `,` or
+/// nothing), `separator` whether a run-time separator comes first (ignore-null-fields with a
+/// data-dependent first field), `skip_nulls` whether a null field is left out, `mark_first`
+/// whether writing it clears the `first` flag, `standard` the side's timestamp standard type.
+struct FieldLayout<'s> {
+    head: &'s [u8],
     separator: bool,
     skip_nulls: bool,
     mark_first: bool,
-) -> Piece {
+    standard: &'s TokenStream,
+}
+
+/// The piece for one field.
+fn field_piece(column: &ColumnAccessor, name: &str, layout: FieldLayout<'_>) -> Piece {
+    let FieldLayout { head, separator, skip_nulls, mark_first, standard } = layout;
     let field = &column.field;
     let mut prefix = head.to_vec();
     prefix.extend_from_slice(&name_json(name));
@@ -192,11 +200,17 @@ fn field_piece(
     let sink = if nested { quote!(out) } else { quote!(w) };
     let separate = if separator { quote!(rt::separator(#sink, &mut first);) } else { quote!() };
     let mark = if mark_first { quote!(first = false;) } else { quote!() };
-    let write = match column.writer {
-        Writer::Typed => quote!(self.#field.write(w, row, cx);),
-        Writer::TypedFallible => quote!(rt::in_field(self.#field.write(w, row, cx), #name)?;),
-        Writer::Nested => {
-            let (expr, _) = column.node.write_expr(&quote!(row));
+    let write = match (&column.node.shape, column.writer) {
+        (Shape::Scalar(write), Writer::TypedFallible) => {
+            let call = write.call(field, &quote!(row), standard);
+            quote!(rt::in_field(#call, #name)?;)
+        }
+        (Shape::Scalar(write), _) => {
+            let call = write.call(field, &quote!(row), standard);
+            quote!(#call;)
+        }
+        _ => {
+            let (expr, _) = column.node.write_expr(&quote!(row), standard);
             quote!(rt::in_field(#expr, #name)?;)
         }
     };
@@ -237,7 +251,7 @@ enum Written {
 /// after a constant `{"a":` / `,"b":`. With it, null fields are left out; where the fields
 /// written so far are known (no nullable field yet, or a NOT NULL one since) the separator is
 /// still a constant, otherwise the generated code keeps a `first` flag.
-fn side_pieces(side: &SideSpec, columns: &[ColumnAccessor]) -> (Vec<Piece>, bool) {
+fn side_pieces(side: &SideSpec, columns: &[ColumnAccessor], standard: &TokenStream) -> (Vec<Piece>, bool) {
     let skip_nulls = side.options.ignore_null_fields;
     let mut pieces = Vec::new();
     let mut written = Written::Nothing;
@@ -250,14 +264,15 @@ fn side_pieces(side: &SideSpec, columns: &[ColumnAccessor]) -> (Vec<Piece>, bool
     for (&col, name) in side.projection.iter().zip(&side.field_names) {
         let column = &columns[col];
         let sure = !column.nullable || !skip_nulls;
-        let piece = match written {
+        let layout = match written {
             Written::Nothing => {
                 let head: &[u8] = if brace_merged { b"{" } else { b"" };
-                field_piece(column, name, head, false, skip_nulls, !sure)
+                FieldLayout { head, separator: false, skip_nulls, mark_first: !sure, standard }
             }
-            Written::Something => field_piece(column, name, b",", false, skip_nulls, false),
-            Written::AtRun => field_piece(column, name, b"", true, skip_nulls, false),
+            Written::Something => FieldLayout { head: b",", separator: false, skip_nulls, mark_first: false, standard },
+            Written::AtRun => FieldLayout { head: b"", separator: true, skip_nulls, mark_first: false, standard },
         };
+        let piece = field_piece(column, name, layout);
         pieces.push(piece);
         written = match (written, sure) {
             (_, true) => Written::Something,
@@ -319,8 +334,20 @@ fn assemble(pieces: Vec<Piece>) -> TokenStream {
     out
 }
 
-fn side_body(side: Option<&SideSpec>, columns: &[ColumnAccessor]) -> TokenStream {
-    match side {
+/// The marker type of a side's `timestamp-format.standard`, which its timestamp writers take.
+fn timestamp_standard(side: &SideSpec) -> Result<TokenStream, KjsonError> {
+    match side.options.timestamp_format {
+        TimestampFormat::Sql => Ok(quote!(rt::Sql)),
+        TimestampFormat::Iso8601 => Ok(quote!(rt::Iso8601)),
+        other => Err(KjsonError::schema(format!(
+            "internal: no generated timestamp writer for timestamp-format.standard '{}'",
+            other.option_value()
+        ))),
+    }
+}
+
+fn side_body(side: Option<&SideSpec>, columns: &[ColumnAccessor]) -> Result<TokenStream, KjsonError> {
+    Ok(match side {
         None => quote! {
             // No `key.format`: the encoder writes null keys and never calls this.
             let _ = (cx, out, row);
@@ -330,12 +357,12 @@ fn side_body(side: Option<&SideSpec>, columns: &[ColumnAccessor]) -> TokenStream
             out.extend_from_slice(b"{}");
         },
         Some(side) => {
-            let (pieces, needs_flag) = side_pieces(side, columns);
+            let (pieces, needs_flag) = side_pieces(side, columns, &timestamp_standard(side)?);
             let flag = if needs_flag { quote!(let mut first = true;) } else { quote!() };
             let body = assemble(pieces);
             quote!(#flag #body)
         }
-    }
+    })
 }
 
 /// Names of the generated items of one schema.
@@ -371,8 +398,8 @@ pub fn schema_tokens(spec: &SinkSpec, fingerprint: u64, canonical: &str) -> Resu
     let methods: TokenStream = columns.iter().map(|c| c.node.methods()).collect();
     // The writers of ROW and ARRAY values, one method each.
     let nested_impl = if methods.is_empty() { quote!() } else { quote!(impl #rows<'_> { #methods }) };
-    let key_body = side_body(spec.key.as_ref(), &columns);
-    let value_body = side_body(Some(&spec.value), &columns);
+    let key_body = side_body(spec.key.as_ref(), &columns)?;
+    let value_body = side_body(Some(&spec.value), &columns)?;
     let table = &spec.table_name;
     let schema_doc = format!(" The generated encoder of sink table `{table}`.");
     let rows_doc = " One batch's typed columns.".to_string();

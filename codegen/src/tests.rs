@@ -76,14 +76,31 @@ fn rows_arrays_and_map_values_get_typed_accessors() {
     );
     assert!(code.contains("rt::list_items(rt::row_field(rt::column(columns, 3)?, 1)?)?"), "{code}");
     // Fields are written by the ROW's method, with their names and errors; items by the ARRAY's.
-    assert!(code.contains("rt::in_field(self.write_r(cx, out, row), \"r\")?;"), "{code}");
+    assert!(code.contains("rt::in_field(self.write_r::<rt::Sql>(cx, out, row), \"r\")?;"), "{code}");
     assert!(code.contains("out.extend_from_slice(b\"\\\"x\\\":\");"), "{code}");
-    assert!(code.contains("rt::in_field(self.write_r_ts(cx, out, row), \"ts\")?;"), "{code}");
+    assert!(code.contains("rt::in_field(self.write_r_ts::<F>(cx, out, row), \"ts\")?;"), "{code}");
     assert!(code.contains("if self.r_ts_item.is_null(item) {"), "{code}");
     // A map's keys are the runtime's; its values are typed.
     assert!(code.contains("rt::in_field(self.write_m(cx, out, row), \"m\")?;"), "{code}");
     assert!(code.contains("let map = self.m;") && code.contains("|out, entry| {"), "{code}");
     assert!(code.contains("if self.m_value.is_null(entry) {"), "{code}");
+}
+
+#[test]
+fn each_side_writes_timestamps_in_its_own_standard() {
+    let ddl = DDL
+        .replace("id BIGINT NOT NULL", "id TIMESTAMP_LTZ(3) NOT NULL")
+        .replace("r ROW<x INT>", "r ROW<x INT, ts TIMESTAMP(3)>")
+        .replace("'key.format' = 'json',", "'key.format' = 'json', 'key.json.timestamp-format.standard' = 'ISO-8601',");
+    let code = generate_for_ddl(&ddl, "t.sql").unwrap().code;
+    let (key_side, value_side) = code.split_once("fn write_value").unwrap();
+    let (_, key_side) = key_side.split_once("fn write_key").unwrap();
+    assert!(key_side.contains("self.id.write_ltz::<rt::Iso8601>(w, row, cx);"), "{code}");
+    assert!(value_side.contains("self.id.write_ltz::<rt::Sql>(w, row, cx);"), "{code}");
+    assert!(value_side.contains("self.write_r::<rt::Sql>(cx, out, row)"), "{code}");
+    // Nested writers take the standard of the side that calls them.
+    assert!(code.contains("fn write_r<F: rt::TimestampStandard>("), "{code}");
+    assert!(code.contains("self.r_ts.write_local::<F>(w, row, cx)"), "{code}");
 }
 
 #[test]

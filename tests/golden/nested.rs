@@ -115,7 +115,7 @@ pub struct NestedRows<'a> {
 }
 impl NestedRows<'_> {
     #[inline]
-    fn write_r(
+    fn write_r<F: rt::TimestampStandard>(
         &mut self,
         cx: &rt::WriteContext,
         out: &mut Vec<u8>,
@@ -134,7 +134,7 @@ impl NestedRows<'_> {
             rt::with_reserved(
                 out,
                 self.r_ltz.bound(row),
-                |w| self.r_ltz.write(w, row, cx),
+                |w| self.r_ltz.write_ltz::<F>(w, row, cx),
             );
         }
         if self.r_ts.is_null(row) {
@@ -148,7 +148,7 @@ impl NestedRows<'_> {
             rt::with_reserved(
                 out,
                 self.r_ts.bound(row),
-                |w| self.r_ts.write(w, row, cx),
+                |w| self.r_ts.write_local::<F>(w, row, cx),
             );
         }
         if self.r_n.is_null(row) {
@@ -175,7 +175,7 @@ impl NestedRows<'_> {
         Ok(())
     }
     #[inline]
-    fn write_ltz_arr(
+    fn write_ltz_arr<F: rt::TimestampStandard>(
         &mut self,
         cx: &rt::WriteContext,
         out: &mut Vec<u8>,
@@ -193,7 +193,7 @@ impl NestedRows<'_> {
                 rt::with_reserved(
                     out,
                     self.ltz_arr_item.bound(item),
-                    |w| self.ltz_arr_item.write(w, item, cx),
+                    |w| self.ltz_arr_item.write_ltz::<F>(w, item, cx),
                 );
             }
         }
@@ -201,7 +201,7 @@ impl NestedRows<'_> {
         Ok(())
     }
     #[inline]
-    fn write_ts_arr(
+    fn write_ts_arr<F: rt::TimestampStandard>(
         &mut self,
         cx: &rt::WriteContext,
         out: &mut Vec<u8>,
@@ -219,7 +219,7 @@ impl NestedRows<'_> {
                 rt::with_reserved(
                     out,
                     self.ts_arr_item.bound(item),
-                    |w| self.ts_arr_item.write(w, item, cx),
+                    |w| self.ts_arr_item.write_local::<F>(w, item, cx),
                 );
             }
         }
@@ -227,7 +227,7 @@ impl NestedRows<'_> {
         Ok(())
     }
     #[inline]
-    fn write_ltz_map(
+    fn write_ltz_map<F: rt::TimestampStandard>(
         &mut self,
         cx: &rt::WriteContext,
         out: &mut Vec<u8>,
@@ -247,7 +247,7 @@ impl NestedRows<'_> {
                         rt::with_reserved(
                             out,
                             self.ltz_map_value.bound(entry),
-                            |w| self.ltz_map_value.write(w, entry, cx),
+                            |w| self.ltz_map_value.write_ltz::<F>(w, entry, cx),
                         );
                         Ok(())
                     }
@@ -256,7 +256,7 @@ impl NestedRows<'_> {
         )
     }
     #[inline]
-    fn write_deep(
+    fn write_deep<F: rt::TimestampStandard>(
         &mut self,
         cx: &rt::WriteContext,
         out: &mut Vec<u8>,
@@ -272,13 +272,13 @@ impl NestedRows<'_> {
                     out.extend_from_slice(b"null");
                     Ok(())
                 } else {
-                    self.write_deep_value(cx, out, entry)
+                    self.write_deep_value::<F>(cx, out, entry)
                 }
             },
         )
     }
     #[inline]
-    fn write_deep_value(
+    fn write_deep_value<F: rt::TimestampStandard>(
         &mut self,
         cx: &rt::WriteContext,
         out: &mut Vec<u8>,
@@ -293,14 +293,14 @@ impl NestedRows<'_> {
             if self.deep_value_item.is_null(item) {
                 out.extend_from_slice(b"null");
             } else {
-                self.write_deep_value_item(cx, out, item)?;
+                self.write_deep_value_item::<F>(cx, out, item)?;
             }
         }
         out.push(b']');
         Ok(())
     }
     #[inline]
-    fn write_deep_value_item(
+    fn write_deep_value_item<F: rt::TimestampStandard>(
         &mut self,
         cx: &rt::WriteContext,
         out: &mut Vec<u8>,
@@ -319,7 +319,7 @@ impl NestedRows<'_> {
             rt::with_reserved(
                 out,
                 self.deep_value_item_at_ts.bound(row),
-                |w| self.deep_value_item_at_ts.write(w, row, cx),
+                |w| self.deep_value_item_at_ts.write_ltz::<F>(w, row, cx),
             );
         }
         if self.deep_value_item_plain.is_null(row) {
@@ -333,7 +333,7 @@ impl NestedRows<'_> {
             rt::with_reserved(
                 out,
                 self.deep_value_item_plain.bound(row),
-                |w| self.deep_value_item_plain.write(w, row, cx),
+                |w| self.deep_value_item_plain.write_local::<F>(w, row, cx),
             );
         }
         if self.deep_value_item_tags.is_null(row) {
@@ -443,23 +443,23 @@ impl rt::RowWriter for NestedRows<'_> {
         );
         if !self.r.is_null(row) {
             out.extend_from_slice(b",\"r\":");
-            rt::in_field(self.write_r(cx, out, row), "r")?;
+            rt::in_field(self.write_r::<rt::Sql>(cx, out, row), "r")?;
         }
         if !self.ltz_arr.is_null(row) {
             out.extend_from_slice(b",\"ltz_arr\":");
-            rt::in_field(self.write_ltz_arr(cx, out, row), "ltz_arr")?;
+            rt::in_field(self.write_ltz_arr::<rt::Sql>(cx, out, row), "ltz_arr")?;
         }
         if !self.ts_arr.is_null(row) {
             out.extend_from_slice(b",\"ts_arr\":");
-            rt::in_field(self.write_ts_arr(cx, out, row), "ts_arr")?;
+            rt::in_field(self.write_ts_arr::<rt::Sql>(cx, out, row), "ts_arr")?;
         }
         if !self.ltz_map.is_null(row) {
             out.extend_from_slice(b",\"ltz_map\":");
-            rt::in_field(self.write_ltz_map(cx, out, row), "ltz_map")?;
+            rt::in_field(self.write_ltz_map::<rt::Sql>(cx, out, row), "ltz_map")?;
         }
         if !self.deep.is_null(row) {
             out.extend_from_slice(b",\"deep\":");
-            rt::in_field(self.write_deep(cx, out, row), "deep")?;
+            rt::in_field(self.write_deep::<rt::Sql>(cx, out, row), "deep")?;
         }
         if !self.words.is_null(row) {
             out.extend_from_slice(b",\"words\":");

@@ -125,7 +125,7 @@ impl rt::RowWriter for NexmarkQ19Rows<'_> {
                     w.put(b",\"dateTime\":null");
                 } else {
                     w.put(b",\"dateTime\":");
-                    self.date_time.write(w, row, cx);
+                    self.date_time.write_local::<rt::Sql>(w, row, cx);
                 }
                 if self.extra.is_null(row) {
                     w.put(b",\"extra\":null");

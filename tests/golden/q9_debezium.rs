@@ -153,13 +153,13 @@ impl rt::RowWriter for NexmarkQ9DebeziumRows<'_> {
                     w.put(b",\"dateTime\":null");
                 } else {
                     w.put(b",\"dateTime\":");
-                    self.date_time.write(w, row, cx);
+                    self.date_time.write_local::<rt::Sql>(w, row, cx);
                 }
                 if self.expires.is_null(row) {
                     w.put(b",\"expires\":null");
                 } else {
                     w.put(b",\"expires\":");
-                    self.expires.write(w, row, cx);
+                    self.expires.write_local::<rt::Sql>(w, row, cx);
                 }
                 if self.seller.is_null(row) {
                     w.put(b",\"seller\":null");
@@ -201,7 +201,7 @@ impl rt::RowWriter for NexmarkQ9DebeziumRows<'_> {
                     w.put(b",\"bid_dateTime\":null");
                 } else {
                     w.put(b",\"bid_dateTime\":");
-                    self.bid_date_time.write(w, row, cx);
+                    self.bid_date_time.write_local::<rt::Sql>(w, row, cx);
                 }
                 if self.bid_extra.is_null(row) {
                     w.put(b",\"bid_extra\":null");

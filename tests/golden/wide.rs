@@ -311,31 +311,31 @@ impl rt::RowWriter for WideRows<'_> {
                     w.put(b",\"ts\":null");
                 } else {
                     w.put(b",\"ts\":");
-                    self.ts.write(w, row, cx);
+                    self.ts.write_local::<rt::Iso8601>(w, row, cx);
                 }
                 if self.ts3.is_null(row) {
                     w.put(b",\"ts3\":null");
                 } else {
                     w.put(b",\"ts3\":");
-                    self.ts3.write(w, row, cx);
+                    self.ts3.write_local::<rt::Iso8601>(w, row, cx);
                 }
                 if self.ts9.is_null(row) {
                     w.put(b",\"ts9\":null");
                 } else {
                     w.put(b",\"ts9\":");
-                    self.ts9.write(w, row, cx);
+                    self.ts9.write_local::<rt::Iso8601>(w, row, cx);
                 }
                 if self.ltz.is_null(row) {
                     w.put(b",\"ltz\":null");
                 } else {
                     w.put(b",\"ltz\":");
-                    self.ltz.write(w, row, cx);
+                    self.ltz.write_ltz::<rt::Iso8601>(w, row, cx);
                 }
                 if self.ltz3.is_null(row) {
                     w.put(b",\"ltz3\":null");
                 } else {
                     w.put(b",\"ltz3\":");
-                    self.ltz3.write(w, row, cx);
+                    self.ltz3.write_ltz::<rt::Iso8601>(w, row, cx);
                 }
                 w.put(b"}");
                 Ok(())

@@ -204,6 +204,56 @@ pub fn write_time_json<S: ByteSink>(out: &mut S, millis_of_day: i32, version: Fl
 /// The most bytes [`write_time_json`] writes (its whole text buffer).
 pub const TIME_BOUND: usize = 24;
 
+/// `timestamp-format.standard` as a type: a writer made for one side (generated code knows the
+/// format of each side) has its separator as a constant instead of reading an option per value.
+pub trait TimestampStandard {
+    /// Between the date and the time.
+    const SEPARATOR: u8;
+}
+
+/// `'SQL'`: `yyyy-MM-dd HH:mm:ss`.
+pub enum Sql {}
+
+/// `'ISO-8601'`: `yyyy-MM-ddTHH:mm:ss`.
+pub enum Iso8601 {}
+
+impl TimestampStandard for Sql {
+    const SEPARATOR: u8 = b' ';
+}
+
+impl TimestampStandard for Iso8601 {
+    const SEPARATOR: u8 = b'T';
+}
+
+/// How a timestamp is spelled: the separator of its side's standard, and the `Z` of
+/// TIMESTAMP_LTZ. Generated code makes it from constants ([`Spelling::of`]), so it folds away.
+#[derive(Clone, Copy)]
+pub struct Spelling {
+    separator: u8,
+    ltz: bool,
+}
+
+impl Spelling {
+    #[inline(always)]
+    pub const fn of<F: TimestampStandard>(ltz: bool) -> Spelling {
+        Spelling { separator: F::SEPARATOR, ltz }
+    }
+
+    #[inline(always)]
+    pub fn new(format: TimestampFormat, ltz: bool) -> Spelling {
+        match format {
+            TimestampFormat::Sql => Spelling::of::<Sql>(ltz),
+            TimestampFormat::Iso8601 => Spelling::of::<Iso8601>(ltz),
+        }
+    }
+
+    /// In the top byte of a key's second half; never zero, so an empty cache matches no key.
+    #[inline(always)]
+    const fn tag(self) -> u32 {
+        (self.separator as u32 | (self.ltz as u32) << 7) << 24
+    }
+}
+
 /// Remembers the text of the last timestamp written and of its second. In a batch most
 /// timestamps repeat the previous row's value or at least its second: then writing one is a
 /// fixed-size copy (plus the fraction), with no calendar or clock arithmetic.
@@ -214,8 +264,9 @@ pub struct SecondCache {
     separator: u8,
     /// Length of `"`, date, separator and `HH:mm:ss` at the start of `text`.
     prefix_len: u8,
-    /// The last value written, and the length of its whole text.
-    last: (i64, u32, bool),
+    /// The key of the value `text` holds (see [`write_timestamp_keyed`]) with its spelling tag.
+    last: (i64, u32),
+    /// Length of the whole text.
     len: u8,
     /// The prefix (at most 34 bytes for any `i64` day), then fraction, `Z` and `"` (at most 12).
     text: [u8; 48],
@@ -231,7 +282,7 @@ impl Default for SecondCache {
 impl SecondCache {
     pub const fn new() -> SecondCache {
         let day = DayCache::new();
-        SecondCache { epoch_second: 0, separator: 0, prefix_len: 0, last: (0, 0, false), len: 0, text: [0; 48], day }
+        SecondCache { epoch_second: 0, separator: 0, prefix_len: 0, last: (0, 0), len: 0, text: [0; 48], day }
     }
 
     /// `"`, the date, the separator and `HH:mm:ss` of `epoch_second`.
@@ -266,8 +317,30 @@ impl SecondCache {
         }
         self.text[end] = b'"';
         self.len = (end + 1) as u8;
-        self.last = (epoch_millis, nano_of_milli, ltz);
     }
+}
+
+/// The writer every timestamp goes through. `key` identifies the value for its caller (a raw
+/// Arrow value of one unit, or normalized epoch milliseconds and nanoseconds; its second half
+/// below 2^24): when it is the cache's last, in the same spelling, the cached text is copied and
+/// `parts` is not called; otherwise `parts()` gives the value's epoch milliseconds and normalized
+/// nanoseconds of the millisecond. Writes [`TIMESTAMP_BOUND`] bytes and keeps the text's length.
+#[inline(always)]
+pub fn write_timestamp_keyed<S: ByteSink>(
+    out: &mut S,
+    cache: &mut SecondCache,
+    key: (i64, u32),
+    spelling: Spelling,
+    parts: impl FnOnce() -> (i64, u32),
+) {
+    let last = (key.0, key.1 | spelling.tag());
+    if cache.last != last {
+        let (epoch_millis, nano_of_milli) = parts();
+        cache.fill(epoch_millis, nano_of_milli, spelling.separator, spelling.ltz);
+        cache.last = last;
+    }
+    // A fixed-size copy then a cut, as in `format::write_int`.
+    out.put_chunk(&cache.text, cache.len as usize);
 }
 
 /// A timestamp from epoch milliseconds plus nanoseconds within the millisecond (Flink's
@@ -282,16 +355,8 @@ pub fn write_timestamp_json<S: ByteSink>(
     format: TimestampFormat,
     ltz: bool,
 ) {
-    let (epoch_millis, nano_of_milli) = normalize_nanos(epoch_millis, nano_of_milli);
-    let separator = match format {
-        TimestampFormat::Sql => b' ',
-        TimestampFormat::Iso8601 => b'T',
-    };
-    if cache.last != (epoch_millis, nano_of_milli, ltz) || cache.separator != separator {
-        cache.fill(epoch_millis, nano_of_milli, separator, ltz);
-    }
-    // A fixed-size copy then a cut, as in `format::write_int`.
-    out.put_chunk(&cache.text, cache.len as usize);
+    let parts = normalize_nanos(epoch_millis, nano_of_milli);
+    write_timestamp_keyed(out, cache, parts, Spelling::new(format, ltz), || parts);
 }
 
 /// The most bytes [`write_timestamp_json`] writes (its whole text buffer).

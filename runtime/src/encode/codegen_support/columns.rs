@@ -15,6 +15,7 @@ use crate::encode::write::{day_time_millis, timestamp_parts, write_time, write_v
 use crate::error::{KjsonError, Result};
 use crate::float;
 use crate::format::sink::ByteSink;
+use crate::format::temporal::{Spelling, TimestampStandard};
 use crate::format::{self, base64, decimal, escape, temporal};
 
 #[cold]
@@ -380,20 +381,36 @@ impl Dates<'_> {
     }
 }
 
-/// TIMESTAMP and TIMESTAMP_LTZ of any Arrow unit, with the last value's and second's text cached.
+/// TIMESTAMP and TIMESTAMP_LTZ of any Arrow unit. The unit is resolved at bind into a
+/// conversion that runs only when the value changes: the last value's text is cached under its
+/// raw Arrow value, so a repeated value is one comparison and a copy.
 pub struct Timestamps<'a> {
     values: Prim<'a, i64>,
-    unit: TimeUnit,
+    /// The batch's unit as Flink's epoch milliseconds and nanoseconds of the millisecond.
+    to_parts: fn(i64) -> (i64, u32),
     ltz: bool,
     cache: temporal::SecondCache,
+}
+
+/// [`timestamp_parts`] of one unit, as a function chosen at bind.
+fn parts_of_unit(unit: TimeUnit) -> fn(i64) -> (i64, u32) {
+    match unit {
+        TimeUnit::Second => |v| timestamp_parts(v, TimeUnit::Second),
+        TimeUnit::Millisecond => |v| timestamp_parts(v, TimeUnit::Millisecond),
+        TimeUnit::Microsecond => |v| timestamp_parts(v, TimeUnit::Microsecond),
+        TimeUnit::Nanosecond => |v| timestamp_parts(v, TimeUnit::Nanosecond),
+    }
 }
 
 impl<'a> BindColumn<'a> for Timestamps<'a> {
     fn bind(column: &'a Column<'a>) -> Result<Self> {
         match column {
-            Column::Timestamp { values, unit, ltz } => {
-                Ok(Timestamps { values: *values, unit: *unit, ltz: *ltz, cache: temporal::SecondCache::new() })
-            }
+            Column::Timestamp { values, unit, ltz } => Ok(Timestamps {
+                values: *values,
+                to_parts: parts_of_unit(*unit),
+                ltz: *ltz,
+                cache: temporal::SecondCache::new(),
+            }),
             other => Err(wrong_column("TIMESTAMP", other)),
         }
     }
@@ -410,11 +427,31 @@ impl Timestamps<'_> {
         temporal::TIMESTAMP_BOUND
     }
 
+    /// A TIMESTAMP value in the side's standard `F` (generated code, which knows both).
+    #[inline(always)]
+    pub fn write_local<F: TimestampStandard>(&mut self, out: &mut impl ByteSink, row: usize, _: &WriteContext) {
+        debug_assert!(!self.ltz, "the generated code and the plan disagree on TIMESTAMP_LTZ");
+        self.write_spelled(out, row, Spelling::of::<F>(false));
+    }
+
+    /// A TIMESTAMP_LTZ value in the side's standard `F` (generated code, which knows both).
+    #[inline(always)]
+    pub fn write_ltz<F: TimestampStandard>(&mut self, out: &mut impl ByteSink, row: usize, _: &WriteContext) {
+        debug_assert!(self.ltz, "the generated code and the plan disagree on TIMESTAMP_LTZ");
+        self.write_spelled(out, row, Spelling::of::<F>(true));
+    }
+
+    /// With the side's standard read from `cx` (the dynamic encoder's column programs).
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
-        let (millis, nanos) = timestamp_parts(self.values.values[row], self.unit);
-        let format = cx.options.timestamp_format;
-        temporal::write_timestamp_json(out, &mut self.cache, millis, nanos, format, self.ltz);
+        self.write_spelled(out, row, Spelling::new(cx.options.timestamp_format, self.ltz));
+    }
+
+    #[inline(always)]
+    fn write_spelled(&mut self, out: &mut impl ByteSink, row: usize, spelling: Spelling) {
+        let raw = self.values.values[row];
+        let to_parts = self.to_parts;
+        temporal::write_timestamp_keyed(out, &mut self.cache, (raw, 0), spelling, || to_parts(raw));
     }
 }
 

@@ -21,6 +21,7 @@ pub use super::encoder::RowWriter;
 pub use super::write::{ValueError, WriteContext, WriteResult};
 pub use crate::error::{KjsonError, Result};
 pub use crate::format::sink::{with_reserved, ByteSink, Reserved};
+pub use crate::format::temporal::{Iso8601, Sql, TimestampStandard};
 pub use columns::{
     Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
     Values,

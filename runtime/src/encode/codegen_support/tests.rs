@@ -188,3 +188,42 @@ fn day_time_intervals_read_int64_milliseconds_as_the_dynamic_integers_do() {
         assert_eq!(a, b);
     }
 }
+
+/// One timestamp accessor serving a key in one standard and a value in the other (its cached
+/// text switches spelling), for every unit, against the writer of a single value.
+#[test]
+fn timestamps_keep_each_sides_spelling_for_every_unit() {
+    use crate::format::temporal::{write_timestamp_json, SecondCache};
+    use crate::options::{JsonOptions, TimestampFormat};
+    use arrow_schema::TimeUnit;
+
+    let values = [1_704_164_645_123_456i64, 1_704_164_645_123_456, -1, 0, 0, 86_400_000_001];
+    let options = |timestamp_format| JsonOptions { timestamp_format, ..Default::default() };
+    let sql = WriteContext::new(options(TimestampFormat::Sql), Default::default());
+    let iso = WriteContext::new(options(TimestampFormat::Iso8601), Default::default());
+    for unit in [TimeUnit::Second, TimeUnit::Millisecond, TimeUnit::Microsecond, TimeUnit::Nanosecond] {
+        for ltz in [false, true] {
+            let column =
+                Column::Timestamp { values: crate::encode::bind::Prim { values: &values, nulls: None }, unit, ltz };
+            let mut timestamps: Timestamps<'_> = BindColumn::bind(&column).unwrap();
+            for (row, &value) in values.iter().enumerate() {
+                let (millis, nanos) = crate::encode::write::timestamp_parts(value, unit);
+                for cx in [&sql, &iso, &sql] {
+                    let format = cx.options.timestamp_format;
+                    let mut expected = Vec::new();
+                    write_timestamp_json(&mut expected, &mut SecondCache::new(), millis, nanos, format, ltz);
+                    let (mut typed, mut dynamic) = (Vec::new(), Vec::new());
+                    match (format, ltz) {
+                        (TimestampFormat::Sql, false) => timestamps.write_local::<Sql>(&mut typed, row, cx),
+                        (TimestampFormat::Sql, true) => timestamps.write_ltz::<Sql>(&mut typed, row, cx),
+                        (_, false) => timestamps.write_local::<Iso8601>(&mut typed, row, cx),
+                        (_, true) => timestamps.write_ltz::<Iso8601>(&mut typed, row, cx),
+                    }
+                    timestamps.write(&mut dynamic, row, cx);
+                    assert_eq!(typed, expected, "{unit:?} ltz {ltz} row {row} {format:?}");
+                    assert_eq!(dynamic, expected, "{unit:?} ltz {ltz} row {row} {format:?}");
+                }
+            }
+        }
+    }
+}
