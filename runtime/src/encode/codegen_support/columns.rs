@@ -381,36 +381,22 @@ impl Dates<'_> {
     }
 }
 
-/// TIMESTAMP and TIMESTAMP_LTZ of any Arrow unit. The unit is resolved at bind into a
-/// conversion that runs only when the value changes: the last value's text is cached under its
-/// raw Arrow value, so a repeated value is one comparison and a copy.
+/// TIMESTAMP and TIMESTAMP_LTZ of any Arrow unit. The last value's text is cached under its raw
+/// Arrow value, so a repeated value is one comparison and a copy, with no unit conversion; the
+/// unit, fixed at bind, is read only to format a new value.
 pub struct Timestamps<'a> {
     values: Prim<'a, i64>,
-    /// The batch's unit as Flink's epoch milliseconds and nanoseconds of the millisecond.
-    to_parts: fn(i64) -> (i64, u32),
+    unit: TimeUnit,
     ltz: bool,
     cache: temporal::SecondCache,
-}
-
-/// [`timestamp_parts`] of one unit, as a function chosen at bind.
-fn parts_of_unit(unit: TimeUnit) -> fn(i64) -> (i64, u32) {
-    match unit {
-        TimeUnit::Second => |v| timestamp_parts(v, TimeUnit::Second),
-        TimeUnit::Millisecond => |v| timestamp_parts(v, TimeUnit::Millisecond),
-        TimeUnit::Microsecond => |v| timestamp_parts(v, TimeUnit::Microsecond),
-        TimeUnit::Nanosecond => |v| timestamp_parts(v, TimeUnit::Nanosecond),
-    }
 }
 
 impl<'a> BindColumn<'a> for Timestamps<'a> {
     fn bind(column: &'a Column<'a>) -> Result<Self> {
         match column {
-            Column::Timestamp { values, unit, ltz } => Ok(Timestamps {
-                values: *values,
-                to_parts: parts_of_unit(*unit),
-                ltz: *ltz,
-                cache: temporal::SecondCache::new(),
-            }),
+            Column::Timestamp { values, unit, ltz } => {
+                Ok(Timestamps { values: *values, unit: *unit, ltz: *ltz, cache: temporal::SecondCache::new() })
+            }
             other => Err(wrong_column("TIMESTAMP", other)),
         }
     }
@@ -450,8 +436,8 @@ impl Timestamps<'_> {
     #[inline(always)]
     fn write_spelled(&mut self, out: &mut impl ByteSink, row: usize, spelling: Spelling) {
         let raw = self.values.values[row];
-        let to_parts = self.to_parts;
-        temporal::write_timestamp_keyed(out, &mut self.cache, (raw, 0), spelling, || to_parts(raw));
+        let unit = self.unit;
+        temporal::write_timestamp_keyed(out, &mut self.cache, (raw, 0), spelling, || timestamp_parts(raw, unit));
     }
 }
 
