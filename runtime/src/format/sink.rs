@@ -18,6 +18,25 @@ pub trait ByteSink {
     fn put_byte(&mut self, byte: u8) {
         self.put_chunk(&[byte], 1);
     }
+
+    /// Lets `text` write itself into a zeroed window of `N` bytes and appends the first `keep` of
+    /// them (its result, `<= N`). By default the window is a stack buffer then [`put_chunk`]ed;
+    /// a [`Reserved`] sink hands out its own capacity, which saves the copy.
+    ///
+    /// [`put_chunk`]: ByteSink::put_chunk
+    #[inline(always)]
+    fn put_window<const N: usize>(&mut self, text: impl WindowText<N>) {
+        let mut window = [0u8; N];
+        let keep = text.write_into(&mut window);
+        self.put_chunk(&window, keep);
+    }
+}
+
+/// A value that writes its text into a fixed-size window ([`ByteSink::put_window`]). A trait
+/// with an always-inlined method, not a closure: closures are not inlined into every caller.
+pub trait WindowText<const N: usize> {
+    /// Writes the text at the start of `window` (zeroed) and returns its length (`<= N`).
+    fn write_into(self, window: &mut [u8; N]) -> usize;
 }
 
 impl ByteSink for Vec<u8> {
@@ -61,6 +80,18 @@ impl ByteSink for Reserved<'_> {
         copy_into(&mut self.spare[self.pos..self.pos + N], chunk);
         self.pos += keep.min(N);
     }
+
+    #[inline(always)]
+    fn put_window<const N: usize>(&mut self, text: impl WindowText<N>) {
+        let window: &mut [MaybeUninit<u8>; N] = (&mut self.spare[self.pos..self.pos + N]).try_into().unwrap();
+        window.fill(MaybeUninit::new(0));
+        // SAFETY: every byte of `window` was initialized just above, and `MaybeUninit<u8>` has
+        // the layout of `u8`, so the cast only views initialized bytes as the type they hold.
+        let window = unsafe { &mut *(window as *mut [MaybeUninit<u8>; N]).cast::<[u8; N]>() };
+        let keep = text.write_into(window);
+        debug_assert!(keep <= N);
+        self.pos += keep.min(N);
+    }
 }
 
 /// `dst.write_copy_of_slice(src)`, which is only stable from Rust 1.93 (a per-byte
@@ -94,6 +125,17 @@ pub fn with_reserved<R>(out: &mut Vec<u8>, bound: usize, write: impl FnOnce(&mut
 mod tests {
     use super::*;
 
+    /// Writes its bytes into a window it expects zeroed, and keeps `.1` of them.
+    struct Prefix<const N: usize>([u8; N], usize);
+
+    impl<const N: usize> WindowText<N> for Prefix<N> {
+        fn write_into(self, window: &mut [u8; N]) -> usize {
+            assert_eq!(window, &[0; N]);
+            window.copy_from_slice(&self.0);
+            self.1
+        }
+    }
+
     #[test]
     fn reserved_writes_commit_once_and_chunks_keep_their_prefix() {
         let mut out = b"ab".to_vec();
@@ -106,10 +148,16 @@ mod tests {
         });
         assert_eq!(result, 7);
         assert_eq!(out, b"abcdefghij");
+        with_reserved(&mut out, 8, |w| {
+            w.put_window(Prefix(*b"klmX", 2));
+            w.put_window(Prefix(*b"noXX", 2));
+        });
+        assert_eq!(out, b"abcdefghijklno");
         let mut vec_sink = b"ab".to_vec();
         vec_sink.put_chunk(b"cdYY", 2);
         vec_sink.put_byte(b'e');
-        assert_eq!(vec_sink, b"abcde");
+        vec_sink.put_window(Prefix(*b"fgh", 2));
+        assert_eq!(vec_sink, b"abcdefg");
     }
 
     #[test]
