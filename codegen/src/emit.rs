@@ -1,9 +1,10 @@
 //! Spec -> tokens: one struct of typed accessors per schema and one function per record side.
 //!
 //! Everything here is decided from the spec alone: which accessor reads each column, the
-//! pre-escaped field-name bytes (joined with their separators), where null checks are needed and
-//! whether the row is written with `encode.ignore-null-fields`. The values themselves are written
-//! by the runtime's `generated` module.
+//! pre-escaped field-name bytes (joined with their separators), where null checks are needed,
+//! whether the row is written with `encode.ignore-null-fields`, and each side's
+//! `timestamp-format.standard`, which its timestamp writers take as a type. The values themselves
+//! are written by the runtime's `codegen_support` module.
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 

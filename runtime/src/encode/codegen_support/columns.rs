@@ -5,7 +5,9 @@
 //! Every typed accessor has `is_null(row)`, `write(out, row, cx)` into any [`ByteSink`] (only
 //! called for a non-null value), and `bound(row)`: the most bytes `write` puts into a
 //! [`crate::format::sink::Reserved`] sink for that row. [`Values`] (the nested-value writers) writes
-//! into the `Vec` itself and returns a [`WriteResult`], as its values can fail.
+//! into the `Vec` itself and returns a [`WriteResult`], as its values can fail. [`Timestamps`]
+//! also has `write_local` and `write_ltz`, which generated code calls with its side's
+//! `timestamp-format.standard` as a type.
 use arrow_array::{Array, BooleanArray, GenericStringArray};
 use arrow_buffer::NullBuffer;
 use arrow_schema::TimeUnit;
