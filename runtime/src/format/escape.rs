@@ -3,7 +3,8 @@
 //! `"` and `\` get a backslash; U+0008/09/0A/0C/0D get `\b \t \n \f \r`; other C0 controls get
 //! `\u00XX` (uppercase hex); every supplementary code point (a 4-byte UTF-8 sequence) becomes an
 //! escaped UTF-16 surrogate pair `\uD83D\uDE00`; everything else (`/`, DEL, BMP non-ASCII) is copied
-//! raw. Clean runs are found eight bytes at a time and copied with one `extend_from_slice`.
+//! raw. Inputs of 16 bytes and more are scanned and copied in 16-byte windows (SSE2); shorter
+//! ones eight bytes at a time.
 
 use super::sink::ByteSink;
 
@@ -113,7 +114,7 @@ pub fn write_json_str<S: ByteSink>(out: &mut S, s: &str) {
 }
 
 /// The most bytes [`write_json_str`] (or [`write_json_bytes_lossy`]) writes for `len`
-/// input bytes, counting the write-ahead of its block loop.
+/// input bytes, counting the 16-byte write-ahead of its window stores.
 #[inline(always)]
 pub const fn quoted_bound(len: usize) -> usize {
     6 * len + 34
@@ -122,7 +123,12 @@ pub const fn quoted_bound(len: usize) -> usize {
 /// Appends the escaped text of `s` without quotes.
 pub fn escape_into<S: ByteSink>(out: &mut S, s: &str) {
     let bytes = s.as_bytes();
-    let mut run_start = escape_blocks(out, bytes);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if bytes.len() >= 16 {
+        escape_windows(out, bytes);
+        return;
+    }
+    let mut run_start = 0;
     while let Some(pos) = find_attention_swar(bytes, run_start) {
         out.put(&bytes[run_start..pos]);
         run_start = pos + write_escape_inline(out, bytes, pos);
@@ -130,56 +136,94 @@ pub fn escape_into<S: ByteSink>(out: &mut S, s: &str) {
     out.put(&bytes[run_start..]);
 }
 
-/// Escapes `bytes` 32, then 16, at a time while that many are left; returns where it stopped.
-///
-/// Each block is appended whole and cut back at the first byte to escape: a fixed-size append
-/// is a single vector store, where appending the exact clean run calls `memcpy`; and a clean
-/// block (the common case) needs nothing more. Two SSE2 blocks per step halve the loop's
-/// bookkeeping.
-#[inline]
-fn escape_blocks<S: ByteSink>(out: &mut S, bytes: &[u8]) -> usize {
-    let mut at = 0;
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    while let Some(pair) = bytes[at..].first_chunk::<32>() {
-        let (Some(low), Some(high)) = (pair[..16].first_chunk::<16>(), pair[16..].first_chunk::<16>()) else { break };
-        let mask = super::scan::block_mask(low) | (super::scan::block_mask(high) << 16);
-        if mask == 0 {
-            out.put_chunk(pair, 32);
-            at += 32;
-        } else {
-            let clean = mask.trailing_zeros() as usize;
-            out.put_chunk(pair, clean);
-            at += clean;
-            at += write_escape_inline(out, bytes, at);
-        }
-    }
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    while let Some(block) = bytes[at..].first_chunk::<16>() {
-        let mask = super::scan::block_mask(block);
-        if mask == 0 {
-            out.put_chunk(block, 16);
-            at += 16;
-        } else {
-            let clean = mask.trailing_zeros() as usize;
-            out.put_chunk(block, clean);
-            at += clean;
-            at += write_escape_inline(out, bytes, at);
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    let _ = out;
-    at
-}
-
-/// [`write_escape`] with the two common escapes, `\\` and `\"`, inline.
+/// [`write_escape`] with the two common escapes, `\\` and `\"` (a backslash and the byte
+/// itself), inline.
 #[inline(always)]
 fn write_escape_inline<S: ByteSink>(out: &mut S, bytes: &[u8], pos: usize) -> usize {
-    let class = ESCAPE_CLASS[bytes[pos] as usize];
-    if class == b'\\' || class == b'"' {
-        out.put_chunk(&[b'\\', class], 2);
+    let byte = bytes[pos];
+    if byte == b'\\' || byte == b'"' {
+        out.put_chunk(&[b'\\', byte], 2);
         return 1;
     }
     write_escape(out, bytes, pos)
+}
+
+/// Escapes `bytes` (at least 16 of them): 32-byte windows while 32 bytes are left, then 16-byte
+/// ones, the last overlapping the one before it, so there is no byte loop and no variable-length
+/// copy.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn escape_windows<S: ByteSink>(out: &mut S, bytes: &[u8]) {
+    let mut at = 0;
+    while let Some(pair) = bytes[at..].first_chunk::<32>() {
+        let (Some(low), Some(high)) = (pair[..16].first_chunk::<16>(), pair[16..].first_chunk::<16>()) else { break };
+        let mask = super::scan::block_mask(low) | (super::scan::block_mask(high) << 16);
+        at = escape_wide_window(out, bytes, at, mask);
+    }
+    while at < bytes.len() {
+        let base = at.min(bytes.len() - 16);
+        let Some(window) = bytes[base..].first_chunk::<16>() else { break };
+        at = escape_window(out, bytes, base, window, at - base);
+    }
+}
+
+/// Escapes the 32 bytes of `bytes` at `base`, whose attention bytes are the bits of `mask`;
+/// returns where the next window starts.
+///
+/// The mask is walked lowest bit first. Each clean gap is one 32-byte store of the input from
+/// the gap's start, cut back to the gap's length (one vector store, where copying the exact gap
+/// calls `memcpy`); so a clean window (the common case) is a single store. When fewer than 32
+/// input bytes are left after an escape, the rest of the window is left to the next one.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn escape_wide_window<S: ByteSink>(out: &mut S, bytes: &[u8], base: usize, mut mask: u32) -> usize {
+    let mut start = base;
+    loop {
+        let Some(gap) = bytes[start..].first_chunk::<32>() else { return start };
+        if mask == 0 {
+            out.put_chunk(gap, base + 32 - start);
+            return base + 32;
+        }
+        let pos = base + mask.trailing_zeros() as usize;
+        out.put_chunk(gap, pos - start);
+        let byte = bytes[pos];
+        if byte != b'\\' && byte != b'"' {
+            return pos + write_escape(out, bytes, pos);
+        }
+        out.put_chunk(&[b'\\', byte], 2);
+        start = pos + 1;
+        mask &= mask - 1;
+    }
+}
+
+/// Escapes `window` (the 16 bytes of `bytes` at `base`) from its byte `from` on; returns where
+/// the next window starts.
+///
+/// All escapes of the window are found in one mask, walked lowest bit first: each clean gap is
+/// one fixed-size store of the window shifted down to the gap (a register shift, where cutting
+/// the input there would mean a reload and a new scan), cut back to the gap's length.
+/// `\\` and `\"` are the backslash and the byte itself; any other escape is rare in practice
+/// and may consume bytes past the window, so the next window starts after it.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn escape_window<S: ByteSink>(out: &mut S, bytes: &[u8], base: usize, window: &[u8; 16], from: usize) -> usize {
+    let text = u128::from_le_bytes(*window);
+    let mut mask = super::scan::block_mask(window) & (u32::MAX << from);
+    let mut start = from;
+    while mask != 0 {
+        let pos = mask.trailing_zeros() as usize;
+        out.put_chunk(&text.wrapping_shr(8 * start as u32).to_le_bytes(), pos - start);
+        let byte = text.wrapping_shr(8 * pos as u32) as u8;
+        if byte != b'\\' && byte != b'"' {
+            return base + pos + write_escape(out, bytes, base + pos);
+        }
+        out.put_chunk(&[b'\\', byte], 2);
+        start = pos + 1;
+        mask &= mask - 1;
+    }
+    // `start` may be 16: the shift wraps to 0 and nothing is kept.
+    out.put_chunk(&text.wrapping_shr(8 * start as u32).to_le_bytes(), 16 - start);
+    base + 16
 }
 
 /// Writes the escape for the sequence starting at `bytes[pos]`; returns how many bytes it consumed.
@@ -512,6 +556,25 @@ mod tests {
             let mut out = Vec::new();
             write_json_bytes_lossy(&mut out, &bytes);
             assert_eq!(out, reference_escape(&String::from_utf8_lossy(&bytes)), "round {round}");
+        }
+    }
+
+    /// Two escapes at every pair of offsets: several in one window, in the overlapping last
+    /// window, and where fewer than a whole window of input is left after one.
+    #[test]
+    fn two_specials_at_every_pair_of_offsets() {
+        for len in 15..72 {
+            for first in 0..len {
+                for second in first + 1..len {
+                    for (a, b) in [('\\', '"'), ('"', '\n'), ('\u{1F600}', '\\')] {
+                        let mut chars = vec!['x'; len];
+                        chars[first] = a;
+                        chars[second] = b;
+                        let s: String = chars.into_iter().collect();
+                        assert_eq!(json(&s), reference_escape(&s), "{s:?}");
+                    }
+                }
+            }
         }
     }
 
