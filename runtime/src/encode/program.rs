@@ -496,7 +496,9 @@ fn program_bound(program: &ColumnProgram<'_>) -> Option<Option<usize>> {
     }
 }
 
-#[inline]
+/// A top-level nested field, inlined into the row loop (callgrind per row on the nested bench:
+/// 7262 -> 7126 instructions).
+#[inline(always)]
 fn nested_field<const SKIP_NULLS: bool>(
     values: &mut NestedProgram<'_>,
     out: &mut Vec<u8>,
