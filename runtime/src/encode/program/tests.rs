@@ -1,5 +1,5 @@
-//! Column programs against the nested-value writers: the same columns written as top-level
-//! fields and as the fields of a ROW column must give the same object, whatever the segment
+//! Top-level column programs against a ROW's: the same columns written as top-level fields and
+//! as the fields of a ROW column must give the same object, whatever the segment
 //! layout (a nested field between scalar runs, names too long for a fixed-size chunk or only
 //! fitting the wider one, nulls skipped or written).
 use std::sync::Arc;
