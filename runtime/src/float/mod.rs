@@ -5,8 +5,8 @@
 //! the layout: plain `ddd.ddd` for `1e-3 <= |x| < 1e7`, else `d.dddE<exp>`, always with a digit
 //! after the point and no `+` in the exponent.
 //!
-//! The writers append to any [`ByteSink`] in one fixed-size store of at most [`FLOAT_BOUND`]
-//! bytes, so a reserved sink takes them without a scratch buffer.
+//! The writers append to any [`ByteSink`] in fixed-size stores that reach at most [`FLOAT_BOUND`]
+//! bytes past where they start, so a reserved sink takes them without a scratch buffer.
 use crate::format::sink::ByteSink;
 use crate::options::FloatSpelling;
 use decimal::write_layout;
