@@ -45,6 +45,7 @@ const POW5_BITS: [i32; 27] =
     [0, 3, 5, 7, 10, 12, 14, 17, 19, 21, 24, 26, 28, 31, 33, 35, 38, 40, 42, 45, 47, 49, 52, 54, 56, 59, 61];
 
 /// Legacy digits of a finite, non-zero double's magnitude.
+#[inline(always)]
 pub(crate) fn f64_legacy(bits: u64) -> Legacy {
     let biased_exp = ((bits >> 52) & 0x7ff) as i32;
     let mut fraction = bits & ((1 << 52) - 1);
@@ -64,6 +65,7 @@ pub(crate) fn f64_legacy(bits: u64) -> Legacy {
 }
 
 /// Legacy digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
+#[inline(always)]
 pub(crate) fn f32_legacy(bits: u32) -> Legacy {
     let biased_exp = ((bits >> 23) & 0xff) as i32;
     let mut fraction = bits & ((1 << 23) - 1);
@@ -82,6 +84,7 @@ pub(crate) fn f32_legacy(bits: u32) -> Legacy {
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
 /// `shortest` gives the JDK 19 choice for normal values that are not a power of two.
+#[inline(always)]
 fn legacy_digits(
     bin_exp: i32,
     fraction: u64,
@@ -153,6 +156,7 @@ enum LoopWidth {
 }
 
 impl Scaling {
+    #[inline(always)]
     fn new(bin_exp: i32, fraction: u64, significant_bits: i32) -> Scaling {
         let tail_zeros = fraction.trailing_zeros() as i32;
         let fraction_bits = SIGNIFICAND_SHIFT + 1 - tail_zeros;
@@ -262,6 +266,7 @@ fn upper_pow5_bits(n: i32) -> i32 {
 /// a leading zero.
 // The literals are the legacy code's own; `LOG10_2` is a different double.
 #[allow(clippy::approx_constant)]
+#[inline(always)]
 fn estimate_dec_exp(fraction: u64, bin_exp: i32) -> i32 {
     let significand = f64::from_bits((1023u64 << 52) | (fraction & ((1 << 52) - 1)));
     let estimate = (significand - 1.5) * 0.289529654 + 0.176091259 + f64::from(bin_exp) * 0.301029995663981;

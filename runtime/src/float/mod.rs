@@ -116,6 +116,7 @@ fn write_zero<S: ByteSink>(out: &mut S, negative: bool) {
     }
 }
 
+#[inline(always)]
 fn write_legacy<S: ByteSink>(out: &mut S, negative: bool, legacy: Legacy) {
     match legacy {
         Legacy::Decimal(decimal) => write_decimal_text(out, negative, decimal),
