@@ -1,15 +1,15 @@
 //! A decimal written in Java's layout straight into a sink, from words held in registers.
 //!
-//! The significand is scaled to exactly 17 digits (`d.dddddddddddddddd`), so every digit has a
-//! fixed place: the first digit alone, the next sixteen as two words of eight ASCII digits made
-//! in parallel lanes. Trailing zeros are counted on those words (no division per zero). Every
-//! layout is the digit string with a short run of bytes put in after its first `head` digits
+//! The significand is cut into 17 digits with leading zeros (one, then two words of eight digits
+//! made in parallel lanes), and the leading zeros are shifted out, so every digit has a fixed
+//! place in a frame `d.dddddddddddddddd`. Leading and trailing zeros are counted on those words
+//! (no length computation before the digits, no division per zero). Every layout is the digit string with a short run of bytes put in after its first `head` digits
 //! (`.` for `ddd.ddd` and `d.dddE..`, `0.`, `0.0` or `0.00` at the front for `0.00ddd`), so all
 //! three share one computation: a few shifts of three words, stored as one 24-byte chunk. The
 //! bytes are never assembled on the stack, where reading a whole buffer back after byte and word
 //! stores stalls store forwarding. A sign and an exponent are chunks of their own; together they
 //! stay within [`FLOAT_BOUND`] bytes of where the writer started.
-use super::decimal::{decimal_len, write_decimal, Decimal, POW10};
+use super::decimal::{write_decimal, Decimal, POW10};
 use crate::format::eight_digits;
 use crate::format::sink::ByteSink;
 
@@ -19,7 +19,6 @@ pub const FLOAT_BOUND: usize = 32;
 /// Digits of the scaled significand: the frame every layout is cut from.
 const FRAME_DIGITS: usize = 17;
 const TEN_8: u64 = 100_000_000;
-const TEN_16: u64 = TEN_8 * TEN_8;
 const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 
 /// A non-zero decimal as the digits Java prints: the first `len` of the 17 frame digits (no
@@ -40,20 +39,28 @@ impl DecimalText {
     /// The digits of `decimal` (significand below 10^17, not zero), trailing zeros dropped.
     #[inline(always)]
     pub(crate) fn new(decimal: Decimal) -> DecimalText {
-        let unscaled_len = decimal_len(decimal.significand);
-        let scaled = decimal.significand * POW10[FRAME_DIGITS - unscaled_len];
-        let first = scaled / TEN_16;
-        let rest = scaled - first * TEN_16;
-        let (high, low) = (eight_digits((rest / TEN_8) as u32), eight_digits((rest % TEN_8) as u32));
-        // The last digit of a word is its highest byte: zero digit values there are trailing zeros.
-        let lanes = u128::from(high - ASCII_ZEROS) | (u128::from(low - ASCII_ZEROS) << 64);
-        let trailing_zeros = (lanes.leading_zeros() / 8) as usize;
+        // The significand as 17 digits with leading zeros, made before its length is known: the
+        // digits do not wait for a length computation, and the length comes from their words.
+        let significand = decimal.significand;
+        let above_8 = significand / TEN_8;
+        let top = above_8 / TEN_8;
+        let middle = eight_digits((above_8 - top * TEN_8) as u32) - ASCII_ZEROS;
+        let bottom = eight_digits((significand - above_8 * TEN_8) as u32) - ASCII_ZEROS;
+        // Digit values of the frame after its first digit, the earlier digit in the lower byte.
+        let tail = u128::from(middle) | (u128::from(bottom) << 64);
+        let trailing_zeros = tail.leading_zeros() / 8;
+        let leading_zeros = if top == 0 { 1 + tail.trailing_zeros() / 8 } else { 0 };
+        // Drop the leading zeros: the first digit is tail byte `leading_zeros - 1`. Zeros shift in
+        // behind (at most 120 bits: a significand of one digit has it in the top byte).
+        let shifted = tail >> (8 * leading_zeros.saturating_sub(1));
+        let (first, rest) = if top == 0 { (shifted as u8, shifted >> 8) } else { (top as u8, tail) };
+        let len = (FRAME_DIGITS as u32 - leading_zeros - trailing_zeros) as usize;
         DecimalText {
-            first: b'0' + first as u8,
-            high,
-            low,
-            len: FRAME_DIGITS - trailing_zeros,
-            point: decimal.exponent + unscaled_len as i32,
+            first: b'0' + first,
+            high: rest as u64 + ASCII_ZEROS,
+            low: (rest >> 64) as u64 + ASCII_ZEROS,
+            len,
+            point: decimal.exponent + (FRAME_DIGITS as u32 - leading_zeros) as i32,
         }
     }
 
