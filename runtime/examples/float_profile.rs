@@ -1,7 +1,9 @@
 //! Formats the sensor bench's kinds of values in a loop, for instruction profiles of the float
 //! spellings: `valgrind --tool=callgrind target/release/examples/float_profile jdk17` (or `jdk19`;
-//! `ryu` formats with the `ryu` crate instead, the baseline arrow-json uses).
-use kjson_runtime::float::{write_f32_json, write_f64_json};
+//! `ryu` formats with the `ryu` crate instead, the baseline arrow-json uses). An optional second
+//! argument repeats the formatting that many times, for timings (`perf stat -e task-clock`).
+use kjson_runtime::float::{write_f32_json, write_f64_json, FLOAT_BOUND};
+use kjson_runtime::format::sink::with_reserved;
 use kjson_runtime::FloatSpelling;
 use std::hint::black_box;
 
@@ -30,6 +32,7 @@ impl Rng {
 
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_default();
+    let repeats: usize = std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(1);
     let spelling = if mode == "jdk19" { FloatSpelling::Jdk19 } else { FloatSpelling::Jdk17 };
     let mut rng = Rng(42);
     let mut doubles = Vec::with_capacity(ROWS * 8);
@@ -50,18 +53,22 @@ fn main() {
         floats.extend([rng.below(1001) as f32 / 10.0, -120.0 + rng.unit() as f32 * 90.0]);
     }
     let mut out = Vec::with_capacity(ROWS * 200);
-    if mode == "ryu" {
-        let mut buffer = ryu::Buffer::new();
-        doubles.iter().for_each(|&v| out.extend_from_slice(buffer.format(v).as_bytes()));
-        floats.iter().for_each(|&v| out.extend_from_slice(buffer.format(v).as_bytes()));
-        println!("{} values, {} bytes (ryu)", doubles.len() + floats.len(), black_box(out).len());
-        return;
+    for _ in 0..repeats {
+        out.clear();
+        if mode == "ryu" {
+            let mut buffer = ryu::Buffer::new();
+            doubles.iter().for_each(|&v| out.extend_from_slice(buffer.format(v).as_bytes()));
+            floats.iter().for_each(|&v| out.extend_from_slice(buffer.format(v).as_bytes()));
+        } else {
+            // As the encoders write a row: its values into capacity reserved for the whole row.
+            for (row_doubles, row_floats) in doubles.chunks(8).zip(floats.chunks(2)) {
+                with_reserved(&mut out, 10 * FLOAT_BOUND, |row| {
+                    row_doubles.iter().for_each(|&v| write_f64_json(row, v, spelling));
+                    row_floats.iter().for_each(|&v| write_f32_json(row, v, spelling));
+                });
+            }
+        }
+        black_box(&mut out);
     }
-    for &v in &doubles {
-        write_f64_json(&mut out, v, spelling);
-    }
-    for &v in &floats {
-        write_f32_json(&mut out, v, spelling);
-    }
-    println!("{} values, {} bytes", doubles.len() + floats.len(), black_box(out).len());
+    println!("{} values, {} bytes ({mode})", doubles.len() + floats.len(), out.len());
 }

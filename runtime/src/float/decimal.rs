@@ -44,14 +44,6 @@ pub(crate) const POW10: [u64; 20] = {
     table
 };
 
-/// Number of decimal digits of `value` (1 for 0).
-pub(crate) fn decimal_len(value: u64) -> usize {
-    // floor(log2) * 1233 / 4096 is floor(log10) or one less (1233 / 4096 < log10(2)).
-    let log2 = 63 - (value | 1).leading_zeros() as usize;
-    let below = (log2 * 1233) >> 12;
-    below + 1 + usize::from(below + 1 < 20 && value >= POW10[below + 1])
-}
-
 /// Appends `decimal` in Java's layout, with its trailing zeros removed.
 pub(crate) fn write_decimal<S: ByteSink>(out: &mut S, negative: bool, decimal: Decimal) {
     let decimal = decimal.without_trailing_zeros();
@@ -147,13 +139,6 @@ mod tests {
         }
         let odd = Decimal { significand: 12_345_678_901_234_567, exponent: 0 };
         assert_eq!(odd.without_trailing_zeros(), odd);
-    }
-
-    #[test]
-    fn decimal_len_counts_digits() {
-        for (value, len) in [(0, 1), (9, 1), (10, 2), (99_999, 5), (100_000, 6), (u64::MAX, 20)] {
-            assert_eq!(decimal_len(value), len, "{value}");
-        }
     }
 
     #[test]

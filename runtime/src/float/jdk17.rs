@@ -45,6 +45,7 @@ const POW5_BITS: [i32; 27] =
     [0, 3, 5, 7, 10, 12, 14, 17, 19, 21, 24, 26, 28, 31, 33, 35, 38, 40, 42, 45, 47, 49, 52, 54, 56, 59, 61];
 
 /// Legacy digits of a finite, non-zero double's magnitude.
+#[inline(always)]
 pub(crate) fn f64_legacy(bits: u64) -> Legacy {
     let biased_exp = ((bits >> 52) & 0x7ff) as i32;
     let mut fraction = bits & ((1 << 52) - 1);
@@ -64,6 +65,7 @@ pub(crate) fn f64_legacy(bits: u64) -> Legacy {
 }
 
 /// Legacy digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
+#[inline(always)]
 pub(crate) fn f32_legacy(bits: u32) -> Legacy {
     let biased_exp = ((bits >> 23) & 0xff) as i32;
     let mut fraction = bits & ((1 << 23) - 1);
@@ -82,6 +84,7 @@ pub(crate) fn f32_legacy(bits: u32) -> Legacy {
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
 /// `shortest` gives the JDK 19 choice for normal values that are not a power of two.
+#[inline(always)]
 fn legacy_digits(
     bin_exp: i32,
     fraction: u64,
@@ -153,6 +156,7 @@ enum LoopWidth {
 }
 
 impl Scaling {
+    #[inline(always)]
     fn new(bin_exp: i32, fraction: u64, significant_bits: i32) -> Scaling {
         let tail_zeros = fraction.trailing_zeros() as i32;
         let fraction_bits = SIGNIFICAND_SHIFT + 1 - tail_zeros;
@@ -257,14 +261,53 @@ fn upper_pow5_bits(n: i32) -> i32 {
     ((n * 2378) >> 10) + 1
 }
 
-/// The legacy estimate of `floor(log10(value))`: a linear fit of log10 of the significand plus
-/// `bin_exp * log10(2)`, in double arithmetic. It can be one too high; the digit loop then drops
-/// a leading zero.
-// The literals are the legacy code's own; `LOG10_2` is a different double.
+// The literals of the legacy estimate; `LOG10_2` is a different double.
 #[allow(clippy::approx_constant)]
+const ESTIMATE_LOG10_2: f64 = 0.301029995663981;
+const ESTIMATE_SLOPE: f64 = 0.289529654;
+const ESTIMATE_OFFSET: f64 = 0.176091259;
+
+/// The estimate's coefficients in fixed point with 32 fraction bits, rounded.
+const FIXED_ONE: f64 = (1u64 << 32) as f64;
+const FIXED_LOG10_2: i64 = (ESTIMATE_LOG10_2 * FIXED_ONE + 0.5) as i64;
+const FIXED_SLOPE: i64 = (ESTIMATE_SLOPE * FIXED_ONE + 0.5) as i64;
+const FIXED_OFFSET: i64 = (ESTIMATE_OFFSET * FIXED_ONE + 0.5) as i64;
+/// Bound of the fixed-point estimate's error, in units of 2^-32: under 2 from the truncated
+/// significand and the shift, 1 from the rounded slope and offset, 550 from `1100 * log10(2)`
+/// rounded; the double evaluation itself is off by less than 2^-40.
+const FIXED_MARGIN: i64 = 1024;
+
+/// The legacy estimate of `floor(log10(value))`: a linear fit of log10 of the significand plus
+/// `bin_exp * log10(2)`, floored after double arithmetic. It can be one too high; the digit loop
+/// then drops a leading zero.
+///
+/// Evaluated in fixed point: a chain of integer multiplies and adds is several times shorter
+/// than the double one with its conversions. Its floor is the double's unless the fixed-point
+/// value lies within its error bound of an integer, which happens for about one value in two
+/// million; those take the double evaluation.
+#[inline(always)]
 fn estimate_dec_exp(fraction: u64, bin_exp: i32) -> i32 {
+    let fixed = fixed_estimate(fraction, bin_exp);
+    if (FIXED_MARGIN..=(1 << 32) - FIXED_MARGIN).contains(&(fixed & ((1 << 32) - 1))) {
+        (fixed >> 32) as i32
+    } else {
+        double_estimate_dec_exp(fraction, bin_exp)
+    }
+}
+
+/// The estimate before flooring, in units of 2^-32 (`fraction` as for [`estimate_dec_exp`]).
+#[inline(always)]
+fn fixed_estimate(fraction: u64, bin_exp: i32) -> i64 {
+    let fraction_32 = ((fraction & ((1 << 52) - 1)) >> 20) as i64;
+    (((fraction_32 - (1 << 31)) * FIXED_SLOPE) >> 32) + FIXED_OFFSET + i64::from(bin_exp) * FIXED_LOG10_2
+}
+
+/// The legacy estimate evaluated as the legacy code does, in double arithmetic.
+#[cold]
+#[inline(never)]
+fn double_estimate_dec_exp(fraction: u64, bin_exp: i32) -> i32 {
     let significand = f64::from_bits((1023u64 << 52) | (fraction & ((1 << 52) - 1)));
-    let estimate = (significand - 1.5) * 0.289529654 + 0.176091259 + f64::from(bin_exp) * 0.301029995663981;
+    let estimate = (significand - 1.5) * ESTIMATE_SLOPE + ESTIMATE_OFFSET + f64::from(bin_exp) * ESTIMATE_LOG10_2;
     // `floor` without a libm call: |estimate| < 400, so the truncation is exact.
     let truncated = estimate as i32;
     truncated - i32::from(f64::from(truncated) > estimate)
@@ -476,6 +519,45 @@ mod tests {
             }
             assert_eq!(floor_log10_pow2(e), count, "2^{e}");
         }
+    }
+
+    /// The fixed-point estimate against the double one, over every exponent of a double or float,
+    /// on scattered significands and across each point where the estimate steps.
+    #[test]
+    fn fixed_point_estimate_is_the_double_estimate() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut fallbacks = 0;
+        for bin_exp in -1080..=1030 {
+            let mut fractions: Vec<u64> = (0..200u64).map(|i| i << 45).collect();
+            for _ in 0..200 {
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                fractions.push(state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 12);
+            }
+            // Where the double estimate steps, found by bisection on the significand.
+            let (mut low, mut high) = (0u64, (1 << 52) - 1);
+            if double_estimate_dec_exp(low, bin_exp) != double_estimate_dec_exp(high, bin_exp) {
+                while high - low > 1 {
+                    let middle = (low + high) / 2;
+                    if double_estimate_dec_exp(middle, bin_exp) == double_estimate_dec_exp(low, bin_exp) {
+                        low = middle;
+                    } else {
+                        high = middle;
+                    }
+                }
+                // Across the fallback band (about 2^32 significand steps each side) and out of it.
+                fractions.extend((low.saturating_sub(1 << 34)..(low + (1 << 34)).min(1 << 52)).step_by(1 << 22));
+                fractions.extend(low.saturating_sub(64)..(high + 64).min(1 << 52));
+            }
+            for fraction in fractions {
+                let fixed = estimate_dec_exp(fraction | (1 << 52), bin_exp);
+                assert_eq!(fixed, double_estimate_dec_exp(fraction, bin_exp), "{fraction:x} * 2^{bin_exp}");
+                let below_one = fixed_estimate(fraction, bin_exp) & ((1 << 32) - 1);
+                fallbacks += usize::from(!(FIXED_MARGIN..=(1 << 32) - FIXED_MARGIN).contains(&below_one));
+            }
+        }
+        assert!(fallbacks > 0, "the double evaluation was never taken");
     }
 
     #[test]

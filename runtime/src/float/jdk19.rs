@@ -50,6 +50,7 @@ pub(crate) struct Choice {
 }
 
 /// The shortest decimal of a finite, non-zero double's magnitude.
+#[inline(always)]
 pub(crate) fn f64_shortest(bits: u64) -> Decimal {
     let fraction = bits & (F64_C_MIN - 1);
     let biased_exp = ((bits >> 52) & 0x7ff) as i32;
@@ -61,7 +62,15 @@ pub(crate) fn f64_shortest(bits: u64) -> Decimal {
             return Decimal { significand: c >> minus_q, exponent: 0 };
         }
         f64_decimal(-minus_q, c, 0).decimal
-    } else if fraction < F64_C_TINY {
+    } else {
+        f64_subnormal(fraction)
+    }
+}
+
+/// The shortest decimal of a subnormal double: rare, so kept out of the writers' inlined code.
+#[inline(never)]
+fn f64_subnormal(fraction: u64) -> Decimal {
+    if fraction < F64_C_TINY {
         f64_decimal(F64_Q_MIN, 10 * fraction, -1).decimal
     } else {
         f64_decimal(F64_Q_MIN, fraction, 0).decimal
@@ -69,12 +78,14 @@ pub(crate) fn f64_shortest(bits: u64) -> Decimal {
 }
 
 /// Schubfach's choice for a normal double (biased exponent not zero).
+#[inline(always)]
 pub(crate) fn f64_normal_choice(bits: u64) -> Choice {
     let biased_exp = ((bits >> 52) & 0x7ff) as i32;
     f64_decimal(biased_exp + F64_Q_MIN - 1, F64_C_MIN | (bits & (F64_C_MIN - 1)), 0)
 }
 
 /// The decimal chosen for the value `c * 2^q`.
+#[inline(always)]
 fn f64_decimal(q: i32, c: u64, dk: i32) -> Choice {
     let out = (c & 1) as i64;
     let cb = (c << 2) as i64;
@@ -130,6 +141,7 @@ fn round_to_odd_f64(g1: u64, g0: u64, cp: u64) -> u64 {
 }
 
 /// The shortest decimal of a finite, non-zero float's magnitude.
+#[inline(always)]
 pub(crate) fn f32_shortest(bits: u32) -> Decimal {
     let fraction = bits & (F32_C_MIN - 1);
     let biased_exp = ((bits >> 23) & 0xff) as i32;
@@ -140,7 +152,15 @@ pub(crate) fn f32_shortest(bits: u32) -> Decimal {
             return Decimal { significand: u64::from(c >> minus_q), exponent: 0 };
         }
         f32_decimal(-minus_q, c, 0).decimal
-    } else if fraction < F32_C_TINY {
+    } else {
+        f32_subnormal(fraction)
+    }
+}
+
+/// As [`f64_subnormal`] for floats.
+#[inline(never)]
+fn f32_subnormal(fraction: u32) -> Decimal {
+    if fraction < F32_C_TINY {
         f32_decimal(F32_Q_MIN, 10 * fraction, -1).decimal
     } else {
         f32_decimal(F32_Q_MIN, fraction, 0).decimal
@@ -148,12 +168,14 @@ pub(crate) fn f32_shortest(bits: u32) -> Decimal {
 }
 
 /// Schubfach's choice for a normal float (biased exponent not zero).
+#[inline(always)]
 pub(crate) fn f32_normal_choice(bits: u32) -> Choice {
     let biased_exp = ((bits >> 23) & 0xff) as i32;
     f32_decimal(biased_exp + F32_Q_MIN - 1, F32_C_MIN | (bits & (F32_C_MIN - 1)), 0)
 }
 
 /// As [`f64_decimal`] for floats: 32-bit candidates, 64-bit `g`.
+#[inline(always)]
 fn f32_decimal(q: i32, c: u32, dk: i32) -> Choice {
     let out = (c & 1) as i32;
     let cb = i64::from(c) << 2;

@@ -5,8 +5,8 @@
 //! the layout: plain `ddd.ddd` for `1e-3 <= |x| < 1e7`, else `d.dddE<exp>`, always with a digit
 //! after the point and no `+` in the exponent.
 //!
-//! The writers append to any [`ByteSink`] in one fixed-size store of at most [`FLOAT_BOUND`]
-//! bytes, so a reserved sink takes them without a scratch buffer.
+//! The writers append to any [`ByteSink`] in fixed-size stores that reach at most [`FLOAT_BOUND`]
+//! bytes past where they start, so a reserved sink takes them without a scratch buffer.
 use crate::format::sink::ByteSink;
 use crate::options::FloatSpelling;
 use decimal::write_layout;
@@ -116,6 +116,7 @@ fn write_zero<S: ByteSink>(out: &mut S, negative: bool) {
     }
 }
 
+#[inline(always)]
 fn write_legacy<S: ByteSink>(out: &mut S, negative: bool, legacy: Legacy) {
     match legacy {
         Legacy::Decimal(decimal) => write_decimal_text(out, negative, decimal),

@@ -1,29 +1,36 @@
-//! A decimal written in Java's layout straight into a sink, in one fixed-size store.
+//! A decimal written in Java's layout straight into a sink, from words held in registers.
 //!
-//! The significand is scaled to exactly 17 digits (`d.dddddddddddddddd`), so every digit has a
-//! fixed place: the first digit alone, the next sixteen as two words of eight ASCII digits made
-//! in parallel lanes. Trailing zeros are counted on those words (no division per zero), and the
-//! layout is a few fixed-size copies at offsets known from the decimal point. The text is built
-//! in a 32-byte block and stored whole, then cut to length, so a reserved sink needs
-//! [`FLOAT_BOUND`] bytes.
-use super::decimal::{decimal_len, write_decimal, Decimal, POW10};
+//! The significand is cut into 17 digits with leading zeros (one, then two words of eight digits
+//! made in parallel lanes), and the leading zeros are shifted out, so every digit has a fixed
+//! place in a frame `d.dddddddddddddddd`. Leading and trailing zeros are counted on those words
+//! (no length computation before the digits, no division per zero). Every layout is the digit string with a short run of bytes put in after its first `head` digits
+//! (`.` for `ddd.ddd` and `d.dddE..`, `0.`, `0.0` or `0.00` at the front for `0.00ddd`), so all
+//! three share one computation: a few shifts of three words, stored as one 24-byte chunk. The
+//! bytes are never assembled on the stack, where reading a whole buffer back after byte and word
+//! stores stalls store forwarding. A sign and an exponent are chunks of their own; together they
+//! stay within [`FLOAT_BOUND`] bytes of where the writer started.
+use super::decimal::{write_decimal, Decimal, POW10};
 use crate::format::eight_digits;
 use crate::format::sink::ByteSink;
 
-/// The most bytes a float writer stores at once (a reserved sink must have this much room).
+/// The most bytes past its start a float writer stores (a reserved sink must have this much room).
 pub const FLOAT_BOUND: usize = 32;
 
 /// Digits of the scaled significand: the frame every layout is cut from.
 const FRAME_DIGITS: usize = 17;
 const TEN_8: u64 = 100_000_000;
-const TEN_16: u64 = TEN_8 * TEN_8;
 const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 
-/// A non-zero decimal as the digits Java prints: the first `len` bytes of `digits` (no trailing
-/// zero among them), followed by ASCII zeros; the decimal point after `point` digits.
+/// A non-zero decimal as the digits Java prints: the first `len` of the 17 frame digits (no
+/// trailing zero among them; the frame digits past `len` are ASCII zeros), the decimal point
+/// after `point` digits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct DecimalText {
-    digits: [u8; 24],
+    /// The first digit, ASCII.
+    first: u8,
+    /// Frame digits 2 to 9 and 10 to 17, ASCII, the earlier digit in the lower byte.
+    high: u64,
+    low: u64,
     pub(crate) len: usize,
     pub(crate) point: i32,
 }
@@ -32,23 +39,33 @@ impl DecimalText {
     /// The digits of `decimal` (significand below 10^17, not zero), trailing zeros dropped.
     #[inline(always)]
     pub(crate) fn new(decimal: Decimal) -> DecimalText {
-        let unscaled_len = decimal_len(decimal.significand);
-        let scaled = decimal.significand * POW10[FRAME_DIGITS - unscaled_len];
-        let first = scaled / TEN_16;
-        let rest = scaled - first * TEN_16;
-        let (high, low) = (eight_digits((rest / TEN_8) as u32), eight_digits((rest % TEN_8) as u32));
-        // The last digit of a word is its highest byte: zero digit values there are trailing zeros.
-        let lanes = u128::from(high - ASCII_ZEROS) | (u128::from(low - ASCII_ZEROS) << 64);
-        let trailing_zeros = (lanes.leading_zeros() / 8) as usize;
-        let mut digits = [b'0'; 24];
-        digits[0] = b'0' + first as u8;
-        digits[1..9].copy_from_slice(&high.to_le_bytes());
-        digits[9..17].copy_from_slice(&low.to_le_bytes());
-        DecimalText { digits, len: FRAME_DIGITS - trailing_zeros, point: decimal.exponent + unscaled_len as i32 }
+        // The significand as 17 digits with leading zeros, made before its length is known: the
+        // digits do not wait for a length computation, and the length comes from their words.
+        let significand = decimal.significand;
+        let above_8 = significand / TEN_8;
+        let top = above_8 / TEN_8;
+        let middle = eight_digits((above_8 - top * TEN_8) as u32) - ASCII_ZEROS;
+        let bottom = eight_digits((significand - above_8 * TEN_8) as u32) - ASCII_ZEROS;
+        // Digit values of the frame after its first digit, the earlier digit in the lower byte.
+        let tail = u128::from(middle) | (u128::from(bottom) << 64);
+        let trailing_zeros = tail.leading_zeros() / 8;
+        let leading_zeros = if top == 0 { 1 + tail.trailing_zeros() / 8 } else { 0 };
+        // Drop the leading zeros: the first digit is tail byte `leading_zeros - 1`. Zeros shift in
+        // behind (at most 120 bits: a significand of one digit has it in the top byte).
+        let shifted = tail >> (8 * leading_zeros.saturating_sub(1));
+        let (first, rest) = if top == 0 { (shifted as u8, shifted >> 8) } else { (top as u8, tail) };
+        let len = (FRAME_DIGITS as u32 - leading_zeros - trailing_zeros) as usize;
+        DecimalText {
+            first: b'0' + first,
+            high: rest as u64 + ASCII_ZEROS,
+            low: (rest >> 64) as u64 + ASCII_ZEROS,
+            len,
+            point: decimal.exponent + (FRAME_DIGITS as u32 - leading_zeros) as i32,
+        }
     }
 
     pub(crate) fn first_digit(&self) -> u8 {
-        self.digits[0]
+        self.first
     }
 
     /// Whether [`DecimalText::new`] takes `decimal` (every shortest or legacy-route decimal does).
@@ -60,66 +77,82 @@ impl DecimalText {
     /// Appends the text, with a `-` first if `negative`.
     #[inline(always)]
     pub(crate) fn write<S: ByteSink>(&self, out: &mut S, negative: bool) {
-        let mut text = [b'-'; FLOAT_BOUND];
-        let start = usize::from(negative);
-        let end = if (1..8).contains(&self.point) {
-            self.write_plain(&mut text, start, self.point as usize)
-        } else if (-2..=0).contains(&self.point) {
-            self.write_below_one(&mut text, start, self.point.unsigned_abs() as usize)
-        } else {
-            self.write_scientific(&mut text, start)
-        };
-        out.put_chunk(&text, end);
-    }
-
-    /// `ddd.ddd` with the point after `point` (1..=7) digits; at least one digit after it.
-    #[inline(always)]
-    fn write_plain(&self, text: &mut [u8; FLOAT_BOUND], start: usize, point: usize) -> usize {
-        // Integer digits past `len` are the frame's zeros (`100.0`).
-        text[start..start + 8].copy_from_slice(&self.digits[..8]);
-        text[start + point] = b'.';
-        text[start + point + 1..start + point + 17].copy_from_slice(&self.digits[point..point + 16]);
-        start + point + 1 + self.len.saturating_sub(point).max(1)
-    }
-
-    /// `0.` then `zeros` (0..=2) zeros then the digits.
-    #[inline(always)]
-    fn write_below_one(&self, text: &mut [u8; FLOAT_BOUND], start: usize, zeros: usize) -> usize {
-        text[start..start + 4].copy_from_slice(b"0.00");
-        text[start + 2 + zeros..start + 2 + zeros + FRAME_DIGITS].copy_from_slice(&self.digits[..FRAME_DIGITS]);
-        start + 2 + zeros + self.len
-    }
-
-    /// `d.dddE<exponent>`: at least one digit after the point, no `+` in the exponent.
-    #[inline(always)]
-    fn write_scientific(&self, text: &mut [u8; FLOAT_BOUND], start: usize) -> usize {
-        text[start] = self.digits[0];
-        text[start + 1] = b'.';
-        text[start + 2..start + 18].copy_from_slice(&self.digits[1..17]);
-        let at = start + 2 + (self.len - 1).max(1);
-        let exponent = self.point - 1;
-        let (word, len) = exponent_text(exponent);
-        text[at..at + 8].copy_from_slice(&word.to_le_bytes());
-        at + len
+        out.put_chunk(b"-", usize::from(negative));
+        // The frame as words of the byte string: digits 1-8, 9-16, and the 17th.
+        let word0 = u64::from(self.first) | (self.high << 8);
+        let word1 = (self.high >> 56) | (self.low << 8);
+        let word2 = self.low >> 56;
+        if (-2..=0).contains(&self.point) {
+            // `0.` and up to two zeros (2 to 4 bytes of "0.00"), then the digits.
+            let run = (2 - self.point) as u32;
+            let prefix = u64::from(u32::from_le_bytes(*b"0.00")) & low_bytes_mask(run);
+            let (shift, back) = (8 * run, 64 - 8 * run);
+            let words =
+                [prefix | (word0 << shift), (word0 >> back) | (word1 << shift), (word1 >> back) | (word2 << shift)];
+            out.put_chunk(&words_text(words), run as usize + self.len);
+            return;
+        }
+        let plain = (1..8).contains(&self.point);
+        let head = if plain { self.point as u32 } else { 1 };
+        // `head` digits, the point, the rest; at least one digit after the point, integer
+        // digits past `len` being the frame's zeros. Only the first word moves by a variable
+        // amount: the later ones are the frame shifted by the point's one byte.
+        let kept = low_bytes_mask(head);
+        let point_byte = (kept + 1).wrapping_mul(u64::from(b'.'));
+        let words = [
+            (word0 & kept) | ((word0 & !kept) << 8) | point_byte,
+            (word0 >> 56) | (word1 << 8),
+            (word1 >> 56) | (word2 << 8),
+        ];
+        let digits_after = (self.len as u32).saturating_sub(head).max(1);
+        out.put_chunk(&words_text(words), (head + 1 + digits_after) as usize);
+        if !plain {
+            let (word, len) = exponent_text(self.point - 1);
+            out.put_chunk(&word.to_le_bytes(), len);
+        }
     }
 }
+
+/// Three words as 24 bytes, each word's low byte first.
+#[inline(always)]
+fn words_text(words: [u64; 3]) -> [u8; 24] {
+    let mut text = [0u8; 24];
+    for (chunk, word) in text.chunks_exact_mut(8).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    text
+}
+
+/// The low `count` (0..=7) bytes of a word set.
+#[inline(always)]
+fn low_bytes_mask(count: u32) -> u64 {
+    LOW_BYTES_MASKS[count as usize & 7]
+}
+
+/// A table, not a shift: a variable shift is three micro-ops on x86-64 without BMI2.
+const LOW_BYTES_MASKS: [u64; 8] = {
+    let mut masks = [0u64; 8];
+    let mut count = 1;
+    while count < 8 {
+        masks[count] = (1 << (8 * count)) - 1;
+        count += 1;
+    }
+    masks
+};
 
 /// `E`, a `-` for a negative exponent, then its 1 to 3 digits, as the low bytes of a word.
 #[inline(always)]
 fn exponent_text(exponent: i32) -> (u64, usize) {
     let magnitude = exponent.unsigned_abs();
-    let (mut word, mut len) = (u64::from(b'E'), 1);
-    if exponent < 0 {
-        word |= u64::from(b'-') << 8;
-        len += 1;
-    }
-    let digits = decimal_len(u64::from(magnitude));
-    let mut rest = magnitude;
-    for place in (0..digits).rev() {
-        word |= u64::from(b'0' + (rest % 10) as u8) << (8 * (len + place));
-        rest /= 10;
-    }
-    (word, len + digits)
+    let digit_count = 1 + u32::from(magnitude >= 10) + u32::from(magnitude >= 100);
+    let (hundreds, rest) = (magnitude / 100, magnitude % 100);
+    let three_digits = u64::from(hundreds) | (u64::from(rest / 10) << 8) | (u64::from(rest % 10) << 16);
+    // Leading zero digits are shifted out of the low bytes.
+    let digits = (three_digits + 0x30_3030) >> (8 * (3 - digit_count));
+    let sign = u32::from(exponent < 0);
+    let minus = (u64::from(b'-') << 8) & low_bytes_mask(1 + sign);
+    let word = u64::from(b'E') | minus | (digits << (8 * (1 + sign)));
+    (word, (1 + sign + digit_count) as usize)
 }
 
 /// Appends `decimal` (non-zero, trailing zeros allowed) in Java's layout.

@@ -78,13 +78,19 @@ const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 /// The eight decimal digits of `v` (< 10^8, leading zeros included) as ASCII, most significant
 /// digit in the lowest byte: two four-digit halves, split into pairs, split into digits, every
 /// lane at once (division by 100 and 10 as multiply-shift, exact for these ranges).
+///
+/// Each split puts quotient `q` and remainder `x - d * q` of a lane `x` into two lanes of width
+/// `w`; that is `(x << w) - q * (d * 2^w - 1)`, one multiply after the quotient where the
+/// remainder, its shift and the merge would be three dependent steps. No lane goes negative or
+/// out of its width, so the whole-word subtraction borrows across none.
 #[inline(always)]
 pub(crate) fn eight_digits(v: u32) -> u64 {
-    let halves = u64::from(v / 10_000) | (u64::from(v % 10_000) << 32);
+    let v = u64::from(v);
+    let halves = (v << 32) - (v / 10_000) * ((10_000 << 32) - 1);
     let hundreds = ((halves * 10_486) >> 20) & 0x0000_007F_0000_007F;
-    let pairs = hundreds | ((halves - hundreds * 100) << 16);
+    let pairs = (halves << 16) - hundreds * ((100 << 16) - 1);
     let tens = ((pairs * 103) >> 10) & 0x000F_000F_000F_000F;
-    let digits = tens | ((pairs - tens * 10) << 8);
+    let digits = (pairs << 8) - tens * ((10 << 8) - 1);
     digits + ASCII_ZEROS
 }
 
@@ -100,6 +106,14 @@ pub fn write_bool<S: ByteSink>(out: &mut S, v: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eight_digits_are_the_zero_padded_decimal() {
+        let edges = (0..10_000).chain((1..10_000).map(|k| k * 10_000 - 1)).chain(99_990_000..100_000_000);
+        for v in (0..100_000_000).step_by(97).chain(edges) {
+            assert_eq!(eight_digits(v).to_le_bytes(), *format!("{v:08}").as_bytes(), "{v}");
+        }
+    }
 
     #[test]
     fn integers_match_std_formatting() {
