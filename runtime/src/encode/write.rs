@@ -273,13 +273,45 @@ fn sorted_has_duplicates(mut all: Vec<Cow<'_, [u8]>>) -> bool {
     all.windows(2).any(|w| w[0] == w[1])
 }
 
+/// Maps with up to this many entries are checked for repeated keys pair by pair.
+const SMALL_MAP: usize = 32;
+
+/// The key column of entries `start..end` when they can be written as they are: UTF-8 keys,
+/// none null, none repeated (compared pair by pair, so only for small maps). `None` sends the
+/// map through the general rules: null keys, Java's decoding of binary keys, repeated keys.
+pub(crate) fn distinct_utf8_keys<'k>(keys: &'k Column<'_>, start: usize, end: usize) -> Option<&'k ByteValues<'k>> {
+    let Column::Str(values @ (ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_)), nulls) = keys
+    else {
+        return None;
+    };
+    if end - start > SMALL_MAP || nulls.is_some_and(|n| (start..end).any(|j| n.is_null(j))) {
+        return None;
+    }
+    let repeated = match values {
+        ByteValues::Utf8(array) => {
+            let (offsets, data) = (array.value_offsets(), array.value_data());
+            any_repeat(start, end, |j| &data[offsets[j] as usize..offsets[j + 1] as usize])
+        }
+        other => any_repeat(start, end, |j| other.bytes(j)),
+    };
+    (!repeated).then_some(values)
+}
+
+#[inline(always)]
+fn any_repeat<'k>(start: usize, end: usize, key: impl Fn(usize) -> &'k [u8]) -> bool {
+    (start + 1..end).any(|j| {
+        let later = key(j);
+        (start..j).any(|e| key(e) == later)
+    })
+}
+
 pub(crate) fn has_duplicate_keys(
     ctx: &WriteContext,
     keys: &Column<'_>,
     start: usize,
     end: usize,
 ) -> Result<bool, ValueError> {
-    if end - start > 32 {
+    if end - start > SMALL_MAP {
         let mut all = Vec::with_capacity(end - start);
         for j in start..end {
             if let Some(k) = entry_key(ctx, keys, j)? {

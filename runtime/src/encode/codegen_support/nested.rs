@@ -5,7 +5,9 @@ use arrow_buffer::NullBuffer;
 
 use super::columns::BindColumn;
 use crate::encode::bind::{Column, Offsets};
-use crate::encode::write::{entry_key, has_duplicate_keys, write_key, write_value, WriteContext, WriteResult};
+use crate::encode::write::{
+    distinct_utf8_keys, entry_key, has_duplicate_keys, write_key, write_value, WriteContext, WriteResult,
+};
 use crate::error::{KjsonError, Result};
 
 #[cold]
@@ -99,6 +101,19 @@ impl Maps<'_> {
         mut value: impl FnMut(&mut Vec<u8>, usize) -> WriteResult,
     ) -> WriteResult {
         let (start, end) = (self.offsets[row] as usize, self.offsets[row + 1] as usize);
+        if let Some(keys) = distinct_utf8_keys(self.keys, start, end) {
+            out.push(b'{');
+            for entry in start..end {
+                if entry > start {
+                    out.push(b',');
+                }
+                keys.write_string(out, entry);
+                out.push(b':');
+                value(out, entry)?;
+            }
+            out.push(b'}');
+            return Ok(());
+        }
         if end - start > 1 && has_duplicate_keys(cx, self.keys, start, end)? {
             return write_value(cx, out, self.column, row);
         }
