@@ -9,7 +9,8 @@
 use std::fmt;
 
 use arrow_array::{Int8Array, RecordBatch};
-use arrow_schema::{DataType as ArrowType, Schema};
+use arrow_schema::Schema;
+use kjson_runtime::encode::Carriage;
 use kjson_runtime::{spec_fingerprint, BatchEncoder, Compatibility, DynamicEncoder, KeyValueSlabs, Result, SinkSpec};
 
 use crate::registry::{self, GeneratedEntry};
@@ -77,7 +78,7 @@ pub struct Encoder {
 
 /// An encoder planned (or about to be) for one Arrow encoding of the batch.
 struct PlannedEncoder {
-    arrow_types: Vec<ArrowType>,
+    carriages: Vec<Carriage>,
     inner: Box<dyn BatchEncoder>,
     /// False until a batch encodes without error.
     succeeded: bool,
@@ -135,20 +136,20 @@ impl Encoder {
     fn select_plan(&mut self, schema: &Schema) -> Result<()> {
         self.plans.retain(|p| p.succeeded);
         let same_types = |p: &PlannedEncoder| {
-            p.arrow_types.len() == schema.fields().len()
-                && p.arrow_types.iter().zip(schema.fields()).all(|(t, f)| t == f.data_type())
+            p.carriages.len() == schema.fields().len()
+                && p.carriages.iter().zip(schema.fields()).all(|(c, f)| *c == Carriage::of(f))
         };
         if let Some(found) = self.plans.iter().position(same_types) {
             self.plans[..=found].rotate_right(1);
             return Ok(());
         }
-        let arrow_types: Vec<ArrowType> = schema.fields().iter().map(|f| f.data_type().clone()).collect();
+        let carriages: Vec<Carriage> = schema.fields().iter().map(|f| Carriage::of(f)).collect();
         let inner = match self.unplanned.take() {
             Some(inner) => inner,
             None => self.open_inner()?,
         };
         self.plans.truncate(PLANS_KEPT - 1);
-        self.plans.insert(0, PlannedEncoder { arrow_types, inner, succeeded: false });
+        self.plans.insert(0, PlannedEncoder { carriages, inner, succeeded: false });
         Ok(())
     }
 

@@ -52,6 +52,7 @@ pub fn java_exception(error: &BridgeError) -> (String, String) {
                 KjsonError::Schema { .. } => "KjsonSchemaException",
                 KjsonError::MapNullKey { .. } => "KjsonMapNullKeyException",
                 KjsonError::Limit { .. } => "KjsonLimitException",
+                KjsonError::Value { .. } => "KjsonValueException",
                 _ => "KjsonException",
             };
             return (format!("{PACKAGE}{class}"), e.to_string());

@@ -32,6 +32,9 @@ pub enum KjsonError {
     MapNullKey { message: String },
     /// Output would not fit the i32 offsets of one slab.
     Limit { message: String },
+    /// A value Flink cannot hold (a timestamp past Flink's range, nanoseconds of a millisecond
+    /// outside 0..=999_999): refused rather than written as another value.
+    Value { message: String },
 }
 
 impl KjsonError {
@@ -46,6 +49,17 @@ impl KjsonError {
     }
     pub fn schema(message: impl Into<String>) -> Self {
         KjsonError::Schema { message: message.into() }
+    }
+    pub fn value(message: impl Into<String>) -> Self {
+        KjsonError::Value { message: message.into() }
+    }
+
+    /// A value error of a top-level column, with the column's name put in front.
+    pub fn in_column(self, name: &str) -> Self {
+        match self {
+            KjsonError::Value { message } => KjsonError::Value { message: format!("column `{name}`: {message}") },
+            other => other,
+        }
     }
 
     /// The same error, pinned to a DDL position if it has none yet.
@@ -65,7 +79,8 @@ impl KjsonError {
             | KjsonError::Type { message, .. }
             | KjsonError::Schema { message }
             | KjsonError::MapNullKey { message }
-            | KjsonError::Limit { message } => message,
+            | KjsonError::Limit { message }
+            | KjsonError::Value { message } => message,
         }
     }
 
@@ -88,6 +103,7 @@ impl fmt::Display for KjsonError {
             KjsonError::Schema { .. } => "schema mismatch",
             KjsonError::MapNullKey { .. } => "null map key",
             KjsonError::Limit { .. } => "limit exceeded",
+            KjsonError::Value { .. } => "invalid value",
         };
         match self.position() {
             Some(p) => write!(f, "{kind} at {p}: {}", self.message()),

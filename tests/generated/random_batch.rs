@@ -59,7 +59,13 @@ pub fn random_batch(spec: &SinkSpec, shape: Shape, rng: &mut Rng) -> Drawn {
     for column in &spec.columns {
         let nulls_allowed = column.data_type.nullable || shape.nulls_in_not_null;
         let array = random_array(&column.data_type, shape.rows, shape.null_per_mille, nulls_allowed, rng, 0);
-        fields.push(Field::new(&column.name, array.data_type().clone(), true));
+        let mut field = Field::new(&column.name, array.data_type().clone(), true);
+        // A string column in a Binary array is sometimes marked WTF-8, as kjson's JVM writer does.
+        if column.data_type.is_string() && *array.data_type() == ArrowType::Binary && rng.chance(500) {
+            let (key, value) = kjson::runtime::encode::WTF8_METADATA;
+            field = field.with_metadata(std::collections::HashMap::from([(key.to_string(), value.to_string())]));
+        }
+        fields.push(field);
         arrays.push(array);
     }
     let schema = Arc::new(Schema::new(fields));
@@ -237,6 +243,10 @@ fn strings(rows: usize, nulls: Option<NullBuffer>, rng: &mut Rng, depth: usize) 
                             let at = rng.below(b.len() as u64) as usize;
                             b[at] = 0xFF;
                         }
+                        if rng.chance(100) {
+                            // An encoded surrogate: U+FFFD, or a `\uD8xx` escape under WTF-8.
+                            b.extend_from_slice(&[0xED, rng.pick(&[0xA0, 0xAF, 0xB0, 0xBF]), 0x80]);
+                        }
                         b
                     })
                 })
@@ -320,6 +330,9 @@ fn timestamps(rows: usize, nulls: Option<NullBuffer>, rng: &mut Rng, ltz: bool) 
         })
         .collect();
     let zone = (ltz && rng.chance(500)).then(|| Arc::<str>::from("UTC"));
+    if zone.is_none() && rng.chance(150) {
+        return timestamp_parts(raw, nulls, rng);
+    }
     match rng.below(5) {
         0 => Arc::new(TimestampSecondArray::new(raw.iter().map(|v| v / 1000).collect(), nulls).with_timezone_opt(zone)),
         1 => Arc::new(
@@ -338,6 +351,23 @@ fn timestamps(rows: usize, nulls: Option<NullBuffer>, rng: &mut Rng, ltz: bool) 
         ),
         _ => Arc::new(TimestampMillisecondArray::new(raw.into(), nulls).with_timezone_opt(zone)),
     }
+}
+
+/// Flink's `TimestampData` as a struct of epoch milliseconds and nanoseconds of the millisecond.
+fn timestamp_parts(millis: Vec<i64>, nulls: Option<NullBuffer>, rng: &mut Rng) -> ArrayRef {
+    let nanos: Vec<i32> = millis
+        .iter()
+        .map(|_| {
+            let any = rng.below(1_000_000) as i32;
+            rng.pick(&[0, 1, 999_999, any])
+        })
+        .collect();
+    let fields = Fields::from(vec![
+        Field::new("epoch_millis", ArrowType::Int64, false),
+        Field::new("nano_of_milli", ArrowType::Int32, false),
+    ]);
+    let columns: Vec<ArrayRef> = vec![Arc::new(Int64Array::from(millis)), Arc::new(Int32Array::from(nanos))];
+    Arc::new(StructArray::try_new(fields, columns, nulls).expect("timestamp parts"))
 }
 
 fn year_months(rows: usize, nulls: Option<NullBuffer>, rng: &mut Rng) -> ArrayRef {

@@ -15,10 +15,8 @@ use arrow_select::take::take;
 
 use super::plan::{unit_to_millis, PlanNode, RowFieldPlan};
 use crate::error::{KjsonError, Result};
-use crate::format::escape;
+use crate::format::escape::{self, TextBytes};
 use crate::format::sink::ByteSink;
-
-static STRING_NODE: PlanNode = PlanNode::String;
 
 /// Values plus validity of a primitive column.
 #[derive(Clone, Copy)]
@@ -36,6 +34,8 @@ pub enum ByteValues<'a> {
     LargeBinary(&'a GenericBinaryArray<i64>),
     BinaryView(&'a BinaryViewArray),
     Fixed(&'a FixedSizeBinaryArray),
+    /// Strings as WTF-8 in one of the binary layouts ([`PlanNode::Wtf8String`]).
+    Wtf8(Box<ByteValues<'a>>),
 }
 
 impl ByteValues<'_> {
@@ -49,19 +49,63 @@ impl ByteValues<'_> {
             ByteValues::LargeBinary(a) => a.value(i),
             ByteValues::BinaryView(a) => a.value(i),
             ByteValues::Fixed(a) => a.value(i),
+            ByteValues::Wtf8(inner) => inner.bytes(i),
+        }
+    }
+
+    /// How bytes that are not UTF-8 are read (the string layouts hold none).
+    #[inline]
+    pub fn text_bytes(&self) -> TextBytes {
+        match self {
+            ByteValues::Wtf8(_) => TextBytes::Wtf8,
+            _ => TextBytes::JavaLossy,
         }
     }
 
     /// Writes value `i` as a JSON string: Arrow guarantees UTF-8 for the string layouts,
-    /// binaries are decoded lossily as Java's UTF-8 decoder does.
+    /// binaries are decoded lossily as Java's UTF-8 decoder does, WTF-8 with its surrogates.
     #[inline]
     pub fn write_string<S: ByteSink>(&self, out: &mut S, i: usize) {
         match self {
             ByteValues::Utf8(a) => escape::write_json_str(out, a.value(i)),
             ByteValues::LargeUtf8(a) => escape::write_json_str(out, a.value(i)),
             ByteValues::Utf8View(a) => escape::write_json_str(out, a.value(i)),
-            other => escape::write_json_bytes_lossy(out, other.bytes(i)),
+            other => escape::write_json_text(out, other.bytes(i), other.text_bytes()),
         }
+    }
+}
+
+/// TIMESTAMP values: raw Arrow values of one unit, or Flink's `TimestampData` parts.
+#[derive(Clone, Copy)]
+pub enum TimestampValues<'a> {
+    Unit(&'a [i64], TimeUnit),
+    /// Epoch milliseconds and nanoseconds of the millisecond, checked to be below 1_000_000.
+    Parts {
+        millis: &'a [i64],
+        nanos: &'a [i32],
+    },
+}
+
+impl TimestampValues<'_> {
+    /// Value `i` as epoch milliseconds and nanoseconds of the millisecond.
+    #[inline(always)]
+    pub fn parts(&self, i: usize) -> (i64, u32) {
+        match *self {
+            TimestampValues::Unit(values, unit) => timestamp_parts(values[i], unit),
+            TimestampValues::Parts { millis, nanos } => (millis[i], nanos[i] as u32),
+        }
+    }
+}
+
+/// Flink's `TimestampData`: epoch milliseconds and nanoseconds within the millisecond. Second
+/// values are within Flink's range here ([`check_timestamp_seconds`] at bind).
+#[inline]
+pub fn timestamp_parts(v: i64, unit: TimeUnit) -> (i64, u32) {
+    match unit {
+        TimeUnit::Second => (v * 1000, 0),
+        TimeUnit::Millisecond => (v, 0),
+        TimeUnit::Microsecond => (v.div_euclid(1000), (v.rem_euclid(1000) * 1000) as u32),
+        TimeUnit::Nanosecond => (v.div_euclid(1_000_000), v.rem_euclid(1_000_000) as u32),
     }
 }
 
@@ -92,8 +136,8 @@ pub enum Column<'a> {
         div: i64,
     },
     Timestamp {
-        values: Prim<'a, i64>,
-        unit: TimeUnit,
+        values: TimestampValues<'a>,
+        nulls: Option<&'a NullBuffer>,
         ltz: bool,
     },
     /// INTERVAL DAY TO SECOND from Arrow Interval(DayTime): (days, millis).
@@ -157,8 +201,8 @@ impl Column<'_> {
             Column::I64(p)
             | Column::Date64(p)
             | Column::Time64 { values: p, .. }
-            | Column::Timestamp { values: p, .. }
             | Column::Duration { values: p, .. } => p.nulls,
+            Column::Timestamp { nulls, .. } => *nulls,
             Column::F32(p) => p.nulls,
             Column::F64(p) => p.nulls,
             Column::Decimal(p, _) => p.nulls,
@@ -232,14 +276,19 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
         (PlanNode::Float64, _) => Column::F64(prim::<Float64Type>(array)),
         (PlanNode::Decimal { scale }, _) => Column::Decimal(prim::<Decimal128Type>(array), *scale),
         (PlanNode::String, _) => Column::Str(byte_values(array)?, array.nulls()),
+        (PlanNode::Wtf8String, _) => Column::Str(ByteValues::Wtf8(Box::new(byte_values(array)?)), array.nulls()),
         (PlanNode::Bytes, _) => Column::Bytes(byte_values(array)?, array.nulls()),
         (PlanNode::Date, ArrowType::Date32) => Column::Date32(prim::<arrow_array::types::Date32Type>(array)),
         (PlanNode::Date, ArrowType::Date64) => Column::Date64(prim::<Date64Type>(array)),
         (PlanNode::Time, _) => bind_time(array)?,
         (PlanNode::Timestamp { ltz }, ArrowType::Timestamp(unit, _)) => {
             let values = timestamp_values(array);
-            Column::Timestamp { values: Prim { values, nulls: array.nulls() }, unit: *unit, ltz: *ltz }
+            if *unit == TimeUnit::Second {
+                check_timestamp_seconds(values, array.nulls())?;
+            }
+            Column::Timestamp { values: TimestampValues::Unit(values, *unit), nulls: array.nulls(), ltz: *ltz }
         }
+        (PlanNode::Timestamp { ltz }, ArrowType::Struct(_)) => bind_timestamp_parts(array, *ltz)?,
         (PlanNode::Interval, ArrowType::Interval(IntervalUnit::DayTime)) => {
             Column::DayTime(prim::<IntervalDayTimeType>(array))
         }
@@ -249,12 +298,13 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
         (PlanNode::Interval, ArrowType::Duration(unit)) => {
             let (mul, div) = unit_to_millis(*unit);
             let values = duration_values(array);
+            check_scaled_millis(values, array.nulls(), mul, "an INTERVAL DAY TO SECOND from Duration(Second)")?;
             Column::Duration { values: Prim { values, nulls: array.nulls() }, mul, div }
         }
         (PlanNode::Array(child), _) => bind_list(child, array)?,
-        (PlanNode::Map { value }, ArrowType::Map(..)) => {
+        (PlanNode::Map { key, value }, ArrowType::Map(..)) => {
             let map = array.as_map();
-            let keys = bind(&STRING_NODE, map.keys().as_ref())?;
+            let keys = bind(key, map.keys().as_ref())?;
             let values = bind(value, map.values().as_ref())?;
             Column::Map {
                 offsets: map.value_offsets(),
@@ -263,10 +313,10 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
                 values: Box::new(values),
             }
         }
-        (PlanNode::Map { value }, _) => {
+        (PlanNode::Map { key, value }, _) => {
             let list = array.as_list::<i32>();
             let entries = list.values().as_struct();
-            let keys = bind(&STRING_NODE, entries.column(0).as_ref())?;
+            let keys = bind(key, entries.column(0).as_ref())?;
             let values = bind(value, entries.column(1).as_ref())?;
             Column::Map {
                 offsets: list.value_offsets(),
@@ -295,6 +345,45 @@ fn timestamp_values(array: &dyn Array) -> &[i64] {
         ArrowType::Timestamp(TimeUnit::Millisecond, _) => array.as_primitive::<TimestampMillisecondType>().values(),
         ArrowType::Timestamp(TimeUnit::Microsecond, _) => array.as_primitive::<TimestampMicrosecondType>().values(),
         _ => array.as_primitive::<TimestampNanosecondType>().values(),
+    }
+}
+
+/// The struct form of TIMESTAMP ([`super::plan::is_timestamp_parts`]); every non-null value's
+/// nanoseconds must be a nanosecond of a millisecond, as in Flink's `TimestampData`.
+fn bind_timestamp_parts(array: &dyn Array, ltz: bool) -> Result<Column<'_>> {
+    let parts = array.as_struct();
+    let millis = parts.column(0).as_primitive::<Int64Type>().values();
+    let nanos = parts.column(1).as_primitive::<Int32Type>().values();
+    let nulls = parts.nulls();
+    if let Some(i) =
+        (0..nanos.len()).find(|&i| !(0..1_000_000).contains(&nanos[i]) && !nulls.is_some_and(|n| n.is_null(i)))
+    {
+        return Err(KjsonError::value(format!(
+            "a TIMESTAMP's nano of millisecond is {} (at index {i} of its struct array); it must be within 0..=999999",
+            nanos[i]
+        )));
+    }
+    Ok(Column::Timestamp { values: TimestampValues::Parts { millis, nanos }, nulls, ltz })
+}
+
+/// Timestamp(Second) values whose milliseconds a `long` cannot hold are past Flink's range.
+fn check_timestamp_seconds(values: &[i64], nulls: Option<&NullBuffer>) -> Result<()> {
+    check_scaled_millis(values, nulls, 1000, "a Timestamp(Second)")
+}
+
+/// Refuses a non-null value whose milliseconds (`value * mul`) overflow an `i64`, which Flink's
+/// `long` milliseconds cannot hold either (rather than write a wrapped value).
+fn check_scaled_millis(values: &[i64], nulls: Option<&NullBuffer>, mul: i64, what: &str) -> Result<()> {
+    if mul == 1 {
+        return Ok(());
+    }
+    let (low, high) = (i64::MIN / mul, i64::MAX / mul);
+    match (0..values.len()).find(|&i| !(low..=high).contains(&values[i]) && !nulls.is_some_and(|n| n.is_null(i))) {
+        Some(i) => Err(KjsonError::value(format!(
+            "{what} value {} (at index {i} of its array) is past the range of Flink's epoch milliseconds",
+            values[i]
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -178,7 +178,8 @@ impl DynamicEncoder {
             .columns
             .iter()
             .zip(&arrays)
-            .map(|(node, array)| bind(node, array.as_ref()))
+            .zip(&self.column_names)
+            .map(|((node, array), name)| bind(node, array.as_ref()).map_err(|e| e.in_column(name)))
             .collect::<Result<Vec<_>>>()?;
         reserve(&mut self.slabs, batch);
         match B::bind_rows(&columns)? {

@@ -15,5 +15,6 @@ mod validate;
 mod write;
 
 pub use encoder::{BatchEncoder, DynamicEncoder};
+pub use plan::{Carriage, WTF8_METADATA};
 pub use slab::{KeyValueSlabs, Slab};
 pub use validate::validate_batch;

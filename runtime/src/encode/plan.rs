@@ -20,18 +20,26 @@ pub enum PlanNode {
     },
     /// CHAR / VARCHAR (from Utf8 family, or Binary family decoded lossily).
     String,
+    /// CHAR / VARCHAR carried as WTF-8 bytes in a Binary family array marked
+    /// [`WTF8_METADATA`]: a Java `String` with its unpaired surrogates (kjson's JVM writer).
+    Wtf8String,
     /// BINARY / VARBINARY, written as Base64.
     Bytes,
     Date,
     Time,
+    /// From an Arrow `Timestamp`, or from a struct of epoch milliseconds (Int64) and
+    /// nanoseconds of the millisecond (Int32), Flink's `TimestampData`, which reaches years that
+    /// a nanosecond `Timestamp` cannot.
     Timestamp {
         ltz: bool,
     },
     /// INTERVAL carried as an Arrow `Interval` or `Duration`.
     Interval,
     Array(Box<PlanNode>),
-    /// MAP and MULTISET; keys are always strings.
+    /// MAP and MULTISET; keys are always strings ([`PlanNode::String`] or
+    /// [`PlanNode::Wtf8String`]).
     Map {
+        key: Box<PlanNode>,
         value: Box<PlanNode>,
     },
     Row(Vec<RowFieldPlan>),
@@ -45,12 +53,41 @@ pub struct RowFieldPlan {
     pub node: PlanNode,
 }
 
+/// The field metadata (key, value) that marks a Binary, LargeBinary or BinaryView string
+/// column, at any depth, as WTF-8 ([`PlanNode::Wtf8String`]).
+pub const WTF8_METADATA: (&str, &str) = ("kjson.encoding", "wtf-8");
+
+/// True if `field` carries the [`WTF8_METADATA`] mark.
+pub fn is_wtf8(field: &Field) -> bool {
+    field.metadata().get(WTF8_METADATA.0).is_some_and(|v| v == WTF8_METADATA.1)
+}
+
+/// How a column reaches the encoder: its Arrow type and, for a top-level column, the WTF-8 mark
+/// (nested fields carry theirs inside the type). Plans are built and reused per carriage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Carriage {
+    pub data_type: ArrowType,
+    pub wtf8: bool,
+}
+
+impl Carriage {
+    pub fn of(field: &Field) -> Carriage {
+        Carriage { data_type: field.data_type().clone(), wtf8: is_wtf8(field) }
+    }
+}
+
+impl std::fmt::Display for Carriage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.data_type, if self.wtf8 { " (WTF-8)" } else { "" })
+    }
+}
+
 /// The plan of all physical columns, and the Arrow schema it was built for.
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub columns: Vec<PlanNode>,
-    /// The Arrow data types of the physical columns, to check later batches against.
-    pub arrow_types: Vec<ArrowType>,
+    /// How the physical columns were carried, to check later batches against.
+    pub carriages: Vec<Carriage>,
 }
 
 /// `"name":` for a field name.
@@ -76,26 +113,26 @@ impl Plan {
         let nodes = columns
             .iter()
             .zip(fields)
-            .map(|((name, ty), field)| plan_node(name, ty, field.data_type()))
+            .map(|((name, ty), field)| plan_node(name, ty, field))
             .collect::<Result<Vec<_>>>()?;
-        let arrow_types = fields.iter().map(|f| f.data_type().clone()).collect();
-        Ok(Plan { columns: nodes, arrow_types })
+        let carriages = fields.iter().map(|f| Carriage::of(f)).collect();
+        Ok(Plan { columns: nodes, carriages })
     }
 
     /// A later batch must have exactly the planned Arrow types.
     pub fn check_same_schema(&self, names: &[String], fields: &[&Field]) -> Result<()> {
-        if fields.len() != self.arrow_types.len() {
+        if fields.len() != self.carriages.len() {
             return Err(KjsonError::schema(format!(
                 "batch has {} physical columns, the plan built from the first batch has {}",
                 fields.len(),
-                self.arrow_types.len()
+                self.carriages.len()
             )));
         }
-        for ((planned, field), name) in self.arrow_types.iter().zip(fields).zip(names) {
-            if planned != field.data_type() {
+        for ((planned, field), name) in self.carriages.iter().zip(fields).zip(names) {
+            let found = Carriage::of(field);
+            if *planned != found {
                 return Err(KjsonError::schema(format!(
-                    "column `{name}`: Arrow type changed from {planned} (first batch) to {}",
-                    field.data_type()
+                    "column `{name}`: Arrow type changed from {planned} (first batch) to {found}"
                 )));
             }
         }
@@ -114,12 +151,13 @@ fn mismatch(path: &str, ty: &DataType, found: &ArrowType, accepted: &str) -> Kjs
     ))
 }
 
-/// Resolves one value of logical type `ty` carried as Arrow type `found` at column path `path`.
-pub fn plan_node(path: &str, ty: &DataType, found: &ArrowType) -> Result<PlanNode> {
+/// Resolves one value of logical type `ty` carried as Arrow field `field` at column path `path`.
+pub fn plan_node(path: &str, ty: &DataType, field: &Field) -> Result<PlanNode> {
     use LogicalType as L;
+    let found = field.data_type();
     if let ArrowType::Dictionary(_, value) = found {
         return match ty.logical {
-            L::Char { .. } | L::VarChar { .. } => plan_node(path, ty, value),
+            L::Char { .. } | L::VarChar { .. } => plan_node(path, ty, &Field::new(field.name(), *value.clone(), true)),
             _ => Err(mismatch(path, ty, found, "dictionaries are accepted for strings only")),
         };
     }
@@ -140,7 +178,7 @@ pub fn plan_node(path: &str, ty: &DataType, found: &ArrowType) -> Result<PlanNod
         L::Double => ok(PlanNode::Float64, matches!(found, ArrowType::Float64), "Float64"),
         L::Decimal { scale, .. } => plan_decimal(path, ty, found, *scale),
         L::Char { .. } | L::VarChar { .. } => ok(
-            PlanNode::String,
+            string_node(field),
             matches!(
                 found,
                 ArrowType::Utf8
@@ -166,12 +204,14 @@ pub fn plan_node(path: &str, ty: &DataType, found: &ArrowType) -> Result<PlanNod
         }
         L::Timestamp { .. } => ok(
             PlanNode::Timestamp { ltz: false },
-            matches!(found, ArrowType::Timestamp(_, None)),
-            "Timestamp without a time zone",
+            matches!(found, ArrowType::Timestamp(_, None)) || is_timestamp_parts(found),
+            "Timestamp without a time zone, or Struct<Int64 epoch millis, Int32 nano of milli>",
         ),
-        L::TimestampLtz { .. } => {
-            ok(PlanNode::Timestamp { ltz: true }, matches!(found, ArrowType::Timestamp(_, _)), "Timestamp")
-        }
+        L::TimestampLtz { .. } => ok(
+            PlanNode::Timestamp { ltz: true },
+            matches!(found, ArrowType::Timestamp(_, _)) || is_timestamp_parts(found),
+            "Timestamp, or Struct<Int64 epoch millis, Int32 nano of milli>",
+        ),
         L::Interval { kind, .. } => plan_interval(path, ty, found, *kind),
         L::Array(element) => plan_array(path, ty, found, element),
         L::Map { key, value } => plan_map(path, ty, found, key, value),
@@ -184,6 +224,23 @@ pub fn plan_node(path: &str, ty: &DataType, found: &ArrowType) -> Result<PlanNod
             Err(KjsonError::type_error(format!("column `{path}`: Not support to parse type: {text}")))
         }
     }
+}
+
+/// A string node: WTF-8 when a Binary family array carries the mark.
+fn string_node(field: &Field) -> PlanNode {
+    let binary = matches!(field.data_type(), ArrowType::Binary | ArrowType::LargeBinary | ArrowType::BinaryView);
+    if binary && is_wtf8(field) {
+        PlanNode::Wtf8String
+    } else {
+        PlanNode::String
+    }
+}
+
+/// Flink's `TimestampData` as a struct: epoch milliseconds (Int64), then nanoseconds within the
+/// millisecond (Int32, 0..=999_999).
+pub fn is_timestamp_parts(found: &ArrowType) -> bool {
+    matches!(found, ArrowType::Struct(f) if f.len() == 2
+        && f[0].data_type() == &ArrowType::Int64 && f[1].data_type() == &ArrowType::Int32)
 }
 
 fn plan_decimal(path: &str, ty: &DataType, found: &ArrowType, scale: u8) -> Result<PlanNode> {
@@ -211,7 +268,7 @@ fn plan_interval(path: &str, ty: &DataType, found: &ArrowType, kind: IntervalKin
 fn plan_array(path: &str, ty: &DataType, found: &ArrowType, element: &DataType) -> Result<PlanNode> {
     match found {
         ArrowType::List(f) | ArrowType::LargeList(f) | ArrowType::FixedSizeList(f, _) => {
-            let child = plan_node(&format!("{path}[]"), element, f.data_type())?;
+            let child = plan_node(&format!("{path}[]"), element, f)?;
             Ok(PlanNode::Array(Box::new(child)))
         }
         _ => Err(mismatch(path, ty, found, "List, LargeList or FixedSizeList")),
@@ -236,9 +293,9 @@ fn plan_map(path: &str, ty: &DataType, found: &ArrowType, key: &DataType, value:
             ty.logical
         )));
     }
-    plan_node(&format!("{path}{{key}}"), key, kv[0].data_type())?;
-    let value_node = plan_node(&format!("{path}{{value}}"), value, kv[1].data_type())?;
-    Ok(PlanNode::Map { value: Box::new(value_node) })
+    let key_node = plan_node(&format!("{path}{{key}}"), key, &kv[0])?;
+    let value_node = plan_node(&format!("{path}{{value}}"), value, &kv[1])?;
+    Ok(PlanNode::Map { key: Box::new(key_node), value: Box::new(value_node) })
 }
 
 fn plan_row(path: &str, ty: &DataType, found: &ArrowType, fields: &[crate::types::RowField]) -> Result<PlanNode> {
@@ -252,7 +309,7 @@ fn plan_row(path: &str, ty: &DataType, found: &ArrowType, fields: &[crate::types
         .iter()
         .zip(arrow_fields.iter())
         .map(|(f, af)| {
-            let node = plan_node(&format!("{path}.{}", f.name), &f.data_type, af.data_type())?;
+            let node = plan_node(&format!("{path}.{}", f.name), &f.data_type, af)?;
             Ok(RowFieldPlan { name_json: field_name_json(&f.name), name: f.name.clone(), node })
         })
         .collect::<Result<Vec<_>>>()?;

@@ -111,8 +111,8 @@ pub fn write_value(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i: u
         }
         Column::Time32 { values, mul, div } => write_time(ctx, out, i64::from(values.values[i]) * mul / div)?,
         Column::Time64 { values, mul, div } => write_time(ctx, out, values.values[i].wrapping_mul(*mul) / div)?,
-        Column::Timestamp { values, unit, ltz } => {
-            let (millis, nanos) = timestamp_parts(values.values[i], *unit);
+        Column::Timestamp { values, ltz, .. } => {
+            let (millis, nanos) = values.parts(i);
             let format = ctx.options.timestamp_format;
             temporal::write_timestamp_json(out, &mut SecondCache::new(), millis, nanos, format, *ltz);
         }
@@ -156,18 +156,6 @@ fn time_out_of_range(millis: i64) -> ValueError {
     ValueError::OutOfRange { what: format!("TIME value of {millis} ms is outside one day"), path: vec![] }
 }
 
-/// Flink's `TimestampData`: epoch milliseconds and nanoseconds within the millisecond.
-#[inline]
-pub fn timestamp_parts(v: i64, unit: arrow_schema::TimeUnit) -> (i64, u32) {
-    use arrow_schema::TimeUnit;
-    match unit {
-        TimeUnit::Second => (v.wrapping_mul(1000), 0),
-        TimeUnit::Millisecond => (v, 0),
-        TimeUnit::Microsecond => (v.div_euclid(1000), (v.rem_euclid(1000) * 1000) as u32),
-        TimeUnit::Nanosecond => (v.div_euclid(1_000_000), v.rem_euclid(1_000_000) as u32),
-    }
-}
-
 fn write_list(
     ctx: &WriteContext,
     out: &mut Vec<u8>,
@@ -199,7 +187,7 @@ pub(crate) fn entry_key<'k>(
     if !keys.is_null(j) {
         return Ok(Some(match values {
             ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_) => Cow::Borrowed(values.bytes(j)),
-            _ => escape::java_lossy_utf8(values.bytes(j)),
+            _ => escape::java_text(values.bytes(j), values.text_bytes()),
         }));
     }
     match ctx.options.map_null_key_mode {

@@ -269,6 +269,18 @@ fn write_surrogate_pair<S: ByteSink>(out: &mut S, code_point: u32) {
     out.put_chunk(&text, 12);
 }
 
+/// How a string column's bytes that are not UTF-8 are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextBytes {
+    /// As Java's UTF-8 decoder (`new String(bytes, UTF_8)`) reads them: each invalid sequence
+    /// becomes U+FFFD.
+    JavaLossy,
+    /// WTF-8, the UTF-8 of a Java `String` that may hold unpaired surrogates: an encoded
+    /// surrogate (`ED A0..BF 80..BF`) is one UTF-16 code unit, escaped as Jackson escapes every
+    /// surrogate (`\uD800`); any other invalid sequence as [`TextBytes::JavaLossy`].
+    Wtf8,
+}
+
 /// Appends possibly invalid UTF-8 as a quoted JSON string; invalid sequences become U+FFFD
 /// as Java's UTF-8 decoder (`new String(bytes, UTF_8)`) replaces them.
 ///
@@ -278,6 +290,13 @@ fn write_surrogate_pair<S: ByteSink>(out: &mut S, code_point: u32) {
 ///
 /// Bound: [`quoted_bound`] (U+FFFD, 3 bytes, replaces at least one byte).
 pub fn write_json_bytes_lossy<S: ByteSink>(out: &mut S, bytes: &[u8]) {
+    write_json_text(out, bytes, TextBytes::JavaLossy);
+}
+
+/// Appends string bytes read as `mode` says, quoted and escaped. Bound: [`quoted_bound`] (an
+/// escaped surrogate is 6 bytes for 3).
+#[inline]
+pub fn write_json_text<S: ByteSink>(out: &mut S, bytes: &[u8], mode: TextBytes) {
     if let Ok(s) = std::str::from_utf8(bytes) {
         write_json_str(out, s);
         return;
@@ -296,10 +315,36 @@ pub fn write_json_bytes_lossy<S: ByteSink>(out: &mut S, bytes: &[u8]) {
         if let Ok(valid) = std::str::from_utf8(valid) {
             escape_into(out, valid);
         }
-        out.put("\u{FFFD}".as_bytes());
-        rest = &invalid[java_malformed_length(invalid, error.error_len()).min(invalid.len())..];
+        let used = match surrogate_unit(invalid, mode) {
+            Some(unit) => {
+                out.put_chunk(&unicode_escape(unit), 6);
+                3
+            }
+            None => {
+                out.put("\u{FFFD}".as_bytes());
+                java_malformed_length(invalid, error.error_len())
+            }
+        };
+        rest = &invalid[used.min(invalid.len())..];
     }
     out.put_byte(b'"');
+}
+
+/// The UTF-16 code unit of a WTF-8 encoded surrogate at the start of `invalid`, read as `mode`.
+#[inline]
+fn surrogate_unit(invalid: &[u8], mode: TextBytes) -> Option<u16> {
+    match (mode, invalid) {
+        (TextBytes::Wtf8, [0xED, second @ 0xA0..=0xBF, third, ..]) if third & 0xC0 == 0x80 => {
+            Some(0xD000 | u16::from(second & 0x3F) << 6 | u16::from(third & 0x3F))
+        }
+        _ => None,
+    }
+}
+
+/// `\uXXXX`, uppercase hex as Jackson writes it.
+fn unicode_escape(unit: u16) -> [u8; 6] {
+    let hex = |shift: u16| UPPER_HEX[usize::from((unit >> shift) & 0xF)];
+    [b'\\', b'u', hex(12), hex(8), hex(4), hex(0)]
 }
 
 /// How many bytes Java's decoder replaces by one U+FFFD at the start of `invalid`, given the
@@ -317,6 +362,13 @@ fn java_malformed_length(invalid: &[u8], maximal_subpart: Option<usize>) -> usiz
 /// replaced by U+FFFD as [`write_json_bytes_lossy`] replaces them. Borrowed when valid.
 /// (Map keys from binaries compare by this: Jackson's ObjectNode keys are Java strings.)
 pub fn java_lossy_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    java_text(bytes, TextBytes::JavaLossy)
+}
+
+/// `bytes` read as `mode` says, in a form where two keys compare equal exactly when Java's
+/// strings of them are equal: invalid sequences become U+FFFD, WTF-8 surrogates stay as they
+/// are. Borrowed when valid UTF-8.
+pub fn java_text(bytes: &[u8], mode: TextBytes) -> std::borrow::Cow<'_, [u8]> {
     if std::str::from_utf8(bytes).is_ok() {
         return std::borrow::Cow::Borrowed(bytes);
     }
@@ -325,8 +377,17 @@ pub fn java_lossy_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     while let Err(error) = std::str::from_utf8(rest) {
         let (valid, invalid) = rest.split_at(error.valid_up_to());
         out.extend_from_slice(valid);
-        out.extend_from_slice("\u{FFFD}".as_bytes());
-        rest = &invalid[java_malformed_length(invalid, error.error_len()).min(invalid.len())..];
+        let used = match surrogate_unit(invalid, mode) {
+            Some(_) => {
+                out.extend_from_slice(&invalid[..3]);
+                3
+            }
+            None => {
+                out.extend_from_slice("\u{FFFD}".as_bytes());
+                java_malformed_length(invalid, error.error_len())
+            }
+        };
+        rest = &invalid[used.min(invalid.len())..];
     }
     out.extend_from_slice(rest);
     std::borrow::Cow::Owned(out)
@@ -454,6 +515,35 @@ mod tests {
             write_json_bytes_lossy(&mut out, input);
             assert_eq!(out, reference_escape(java), "{input:?}");
         }
+    }
+
+    /// WTF-8: each encoded surrogate is the escape Jackson writes for that UTF-16 unit (lone or
+    /// not, high or low); anything else that is not UTF-8 is replaced as Java's decoder does.
+    #[test]
+    fn wtf8_surrogates_are_escaped_as_jackson_writes_them() {
+        let cases: [(&[u8], &[u8]); 8] = [
+            (b"a\xED\xA0\x80b", b"\"a\\uD800b\""),
+            (b"\xED\xB0\x80", b"\"\\uDC00\""),
+            (b"\xED\xAF\xBF\xED\xA0\x80\xED\xB0\x80", b"\"\\uDBFF\\uD800\\uDC00\""),
+            (b"x\xED\xB0\x80\xED\xA0\x80y", b"\"x\\uDC00\\uD800y\""),
+            (b"\xF0\x9F\x98\x80\xED\xA0\x80", b"\"\\uD83D\\uDE00\\uD800\""),
+            (b"\xED\xA0A", b"\"\xEF\xBF\xBDA\""),
+            (b"a\xC3(\"", b"\"a\xEF\xBF\xBD(\\\"\""),
+            (b"\xED\x9F\xBF", b"\"\xED\x9F\xBF\""),
+        ];
+        for (input, expected) in cases {
+            let mut out = Vec::new();
+            write_json_text(&mut out, input, TextBytes::Wtf8);
+            assert_eq!(out, expected, "{input:?}: {}", String::from_utf8_lossy(&out));
+        }
+    }
+
+    #[test]
+    fn java_text_keeps_wtf8_surrogates_and_replaces_the_rest() {
+        assert_eq!(java_text(b"a\xED\xA0\x80", TextBytes::Wtf8).as_ref(), b"a\xED\xA0\x80");
+        assert_eq!(java_text(b"a\xED\xA0\x80", TextBytes::JavaLossy).as_ref(), "a\u{FFFD}".as_bytes());
+        assert_eq!(java_text(b"\xFF\xED\xB0\x80", TextBytes::Wtf8).as_ref(), b"\xEF\xBF\xBD\xED\xB0\x80");
+        assert!(matches!(java_text(b"plain", TextBytes::Wtf8), std::borrow::Cow::Borrowed(_)));
     }
 
     #[test]

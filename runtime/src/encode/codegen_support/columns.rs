@@ -10,10 +10,9 @@
 //! `timestamp-format.standard` as a type.
 use arrow_array::{Array, BooleanArray, GenericStringArray};
 use arrow_buffer::NullBuffer;
-use arrow_schema::TimeUnit;
 
-use crate::encode::bind::{ByteValues, Column, Prim};
-use crate::encode::write::{day_time_millis, timestamp_parts, write_time, write_value, WriteContext, WriteResult};
+use crate::encode::bind::{ByteValues, Column, Prim, TimestampValues};
+use crate::encode::write::{day_time_millis, write_time, write_value, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::float;
 use crate::format::sink::ByteSink;
@@ -222,8 +221,21 @@ enum StringLayout<'a> {
     Clean { offsets: &'a [i32], data: &'a [u8] },
     /// Utf8 with something to escape somewhere.
     Utf8(&'a GenericStringArray<i32>),
-    /// Any other layout (large, view, binary decoded lossily).
+    /// Any other layout (large, view, binary decoded lossily, WTF-8 with surrogates).
     Other(&'a ByteValues<'a>),
+}
+
+/// The clean layout of a value buffer when every value in it is UTF-8 that needs no escaping:
+/// the whole buffer is UTF-8 (ASCII, or checked once) and no value starts inside a character.
+fn clean_text<'a>(offsets: &'a [i32], data: &'a [u8]) -> Option<StringLayout<'a>> {
+    let (first, last) = (offsets[0] as usize, offsets[offsets.len() - 1] as usize);
+    let used = &data[first..last];
+    if escape::needs_escape(used) {
+        return None;
+    }
+    let starts_a_char = |o: &i32| data.get(*o as usize).is_none_or(|b| (*b as i8) >= -0x40);
+    let utf8 = used.is_ascii() || (std::str::from_utf8(used).is_ok() && offsets.iter().all(starts_a_char));
+    utf8.then_some(StringLayout::Clean { offsets, data })
 }
 
 /// CHAR and VARCHAR.
@@ -246,6 +258,13 @@ impl<'a> BindColumn<'a> for Strings<'a> {
                     StringLayout::Clean { offsets, data }
                 }
             }
+            // kjson's JVM writer: WTF-8 in a Binary array, almost always plain UTF-8.
+            ByteValues::Wtf8(inner) => match inner.as_ref() {
+                ByteValues::Binary(array) => {
+                    clean_text(array.value_offsets(), array.value_data()).unwrap_or(StringLayout::Other(values))
+                }
+                _ => StringLayout::Other(values),
+            },
             other => StringLayout::Other(other),
         };
         Ok(Strings { layout, nulls: *nulls })
@@ -277,7 +296,7 @@ impl Strings<'_> {
             StringLayout::Other(ByteValues::Utf8(a)) => escape::write_json_str(out, a.value(row)),
             StringLayout::Other(ByteValues::LargeUtf8(a)) => escape::write_json_str(out, a.value(row)),
             StringLayout::Other(ByteValues::Utf8View(a)) => escape::write_json_str(out, a.value(row)),
-            StringLayout::Other(values) => escape::write_json_bytes_lossy(out, values.bytes(row)),
+            StringLayout::Other(values) => values.write_string(out, row),
         }
     }
 }
@@ -387,8 +406,8 @@ impl Dates<'_> {
 /// Arrow value, so a repeated value is one comparison and a copy, with no unit conversion; the
 /// unit, fixed at bind, is read only to format a new value.
 pub struct Timestamps<'a> {
-    values: Prim<'a, i64>,
-    unit: TimeUnit,
+    values: TimestampValues<'a>,
+    nulls: Option<&'a NullBuffer>,
     ltz: bool,
     cache: temporal::SecondCache,
 }
@@ -396,8 +415,8 @@ pub struct Timestamps<'a> {
 impl<'a> BindColumn<'a> for Timestamps<'a> {
     fn bind(column: &'a Column<'a>) -> Result<Self> {
         match column {
-            Column::Timestamp { values, unit, ltz } => {
-                Ok(Timestamps { values: *values, unit: *unit, ltz: *ltz, cache: temporal::SecondCache::new() })
+            Column::Timestamp { values, nulls, ltz } => {
+                Ok(Timestamps { values: *values, nulls: *nulls, ltz: *ltz, cache: temporal::SecondCache::new() })
             }
             other => Err(wrong_column("TIMESTAMP", other)),
         }
@@ -407,7 +426,7 @@ impl<'a> BindColumn<'a> for Timestamps<'a> {
 impl Timestamps<'_> {
     #[inline(always)]
     pub fn is_null(&self, row: usize) -> bool {
-        null_at(self.values.nulls, row)
+        null_at(self.nulls, row)
     }
 
     #[inline(always)]
@@ -437,9 +456,13 @@ impl Timestamps<'_> {
 
     #[inline(always)]
     fn write_spelled(&mut self, out: &mut impl ByteSink, row: usize, spelling: Spelling) {
-        let raw = self.values.values[row];
-        let unit = self.unit;
-        temporal::write_timestamp_keyed(out, &mut self.cache, (raw, 0), spelling, || timestamp_parts(raw, unit));
+        // The cache key: the raw value of a unit, or the parts themselves (nanos below 2^24).
+        let values = self.values;
+        let key = match values {
+            TimestampValues::Unit(raw, _) => (raw[row], 0),
+            TimestampValues::Parts { millis, nanos } => (millis[row], nanos[row] as u32),
+        };
+        temporal::write_timestamp_keyed(out, &mut self.cache, key, spelling, || values.parts(row));
     }
 }
 

@@ -203,11 +203,11 @@ fn timestamps_keep_each_sides_spelling_for_every_unit() {
     let iso = WriteContext::new(options(TimestampFormat::Iso8601), Default::default());
     for unit in [TimeUnit::Second, TimeUnit::Millisecond, TimeUnit::Microsecond, TimeUnit::Nanosecond] {
         for ltz in [false, true] {
-            let column =
-                Column::Timestamp { values: crate::encode::bind::Prim { values: &values, nulls: None }, unit, ltz };
+            let values = crate::encode::bind::TimestampValues::Unit(&values, unit);
+            let column = Column::Timestamp { values, nulls: None, ltz };
             let mut timestamps: Timestamps<'_> = BindColumn::bind(&column).unwrap();
-            for (row, &value) in values.iter().enumerate() {
-                let (millis, nanos) = crate::encode::write::timestamp_parts(value, unit);
+            for row in 0..6 {
+                let (millis, nanos) = values.parts(row);
                 for cx in [&sql, &iso, &sql] {
                     let format = cx.options.timestamp_format;
                     let mut expected = Vec::new();

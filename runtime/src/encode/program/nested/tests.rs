@@ -76,7 +76,8 @@ const ARRAY_TYPE: &str = "ARRAY<ROW<t TIME(3), s STRING, a_row_field_name_longer
 /// Each record of column `c` as the nested-value writers write it (`None`: the column is null
 /// and skipped), or their error's path.
 fn reference(spec: &SinkSpec, column: &ArrayRef) -> Vec<Result<Vec<u8>, Vec<String>>> {
-    let node = plan_node("c", &spec.columns[0].data_type, column.data_type()).unwrap();
+    let field = arrow_schema::Field::new("c", column.data_type().clone(), true);
+    let node = plan_node("c", &spec.columns[0].data_type, &field).unwrap();
     let bound = bind(&node, column.as_ref()).unwrap();
     let cx = WriteContext::new(spec.value.options.clone(), Compatibility::default());
     (0..column.len())
