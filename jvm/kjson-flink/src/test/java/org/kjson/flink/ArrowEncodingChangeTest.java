@@ -15,10 +15,10 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.LargeVarCharVector;
-import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthViewVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ViewVarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.flink.table.types.logical.RowType;
@@ -27,10 +27,12 @@ import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.kjson.flink.arrow.ArrowSchemas;
 
 /**
  * An Arrow engine may carry a column as Utf8 in one batch and as Utf8View or LargeUtf8 in the
- * next, or change a field's nullability, while the logical types stay the same. One native
+ * next (or as kjson's own WTF-8 Binary, which the RowData writer produces, or BinaryView with
+ * the same mark), or change a field's nullability, while the logical types stay the same. One native
  * encoder fed such batches in turn writes exactly what a fresh encoder writes for each batch, and
  * still refuses a batch whose Arrow type does not fit the sink's logical type.
  */
@@ -64,24 +66,24 @@ class ArrowEncodingChangeTest {
     /** The same four rows, with `name` carried by {@code type} and `id` declared nullable or not. */
     private VectorSchemaRoot batch(ArrowType type, boolean idNullable) {
         BigIntVector id = new BigIntVector("id", new FieldType(idNullable, new ArrowType.Int(64, true), null), allocator);
-        FieldVector name = new FieldType(true, type, null).createNewSingleVector("name", allocator, null);
+        FieldVector name = new FieldType(true, type, null, stringMetadata(type)).createNewSingleVector("name", allocator, null);
         id.allocateNew(NAMES.length);
         name.allocateNew();
         for (int i = 0; i < NAMES.length; i++) {
             id.set(i, i + 1);
             if (NAMES[i] == null) {
                 name.setNull(i);
-                if (name instanceof ViewVarCharVector v) {
+                if (name instanceof BaseVariableWidthViewVector v) {
                     unwrittenView(v, i);
                 }
                 continue;
             }
             byte[] bytes = NAMES[i].getBytes(StandardCharsets.UTF_8);
-            if (name instanceof VarCharVector v) {
+            if (name instanceof BaseVariableWidthVector v) {
                 v.setSafe(i, bytes);
-            } else if (name instanceof ViewVarCharVector v) {
+            } else if (name instanceof BaseVariableWidthViewVector v) {
                 v.setSafe(i, bytes);
-            } else if (name instanceof LargeVarCharVector v) {
+            } else if (name instanceof BaseLargeVariableWidthVector v) {
                 v.setSafe(i, bytes);
             }
         }
@@ -95,12 +97,18 @@ class ArrowEncodingChangeTest {
      * memory held. Fill it with a view that is not valid UTF-8, so the native import must not
      * read the views of null slots as strings.
      */
-    private static void unwrittenView(ViewVarCharVector vector, int index) {
-        long at = (long) index * ViewVarCharVector.ELEMENT_SIZE;
+    private static void unwrittenView(BaseVariableWidthViewVector vector, int index) {
+        long at = (long) index * BaseVariableWidthViewVector.ELEMENT_SIZE;
         vector.getDataBuffer().setInt(at, 5);
         for (int b = 4; b < 9; b++) {
             vector.getDataBuffer().setByte(at + b, 0xFF);
         }
+    }
+
+    /** Binary strings say they are WTF-8, as {@code ArrowSchemas} marks them. */
+    private static Map<String, String> stringMetadata(ArrowType type) {
+        boolean binary = type instanceof ArrowType.Binary || type instanceof ArrowType.BinaryView;
+        return binary ? Map.of(ArrowSchemas.ENCODING_KEY, ArrowSchemas.WTF_8) : null;
     }
 
     private static final byte[] KINDS = {RowKind.INSERT.toByteValue(), RowKind.DELETE.toByteValue(),
@@ -129,9 +137,10 @@ class ArrowEncodingChangeTest {
     }
 
     @Test
-    void oneEncoderReplansAcrossUtf8ViewLargeUtf8AndNullability() {
+    void oneEncoderReplansAcrossUtf8ViewLargeUtf8Wtf8BinaryAndNullability() {
         ArrowType[] types = {ArrowType.Utf8.INSTANCE, ArrowType.Utf8View.INSTANCE, ArrowType.LargeUtf8.INSTANCE,
-                ArrowType.Utf8.INSTANCE, ArrowType.Utf8View.INSTANCE};
+                ArrowType.Binary.INSTANCE, ArrowType.Utf8.INSTANCE, ArrowType.BinaryView.INSTANCE,
+                ArrowType.Utf8View.INSTANCE, ArrowType.Binary.INSTANCE};
         List<byte[]> first = null;
         try (NativeJsonEncoder encoder = open()) {
             for (int i = 0; i < types.length; i++) {

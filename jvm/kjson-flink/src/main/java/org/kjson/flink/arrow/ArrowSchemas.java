@@ -2,6 +2,7 @@ package org.kjson.flink.arrow;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -11,10 +12,13 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.MultisetType;
 import org.apache.flink.table.types.logical.RowType;
@@ -22,9 +26,24 @@ import org.apache.flink.table.types.logical.TimeType;
 import org.apache.flink.table.types.logical.TimestampType;
 
 /**
- * The Arrow schema of a Flink row type, as flink-python's {@code ArrowUtils.toArrowSchema} maps
- * it, plus the carriages the native encoder accepts for what ArrowUtils does not support:
- * MULTISET as {@code Map<T, Int32>} and INTERVAL as Int32 (months) / Int64 (millis).
+ * The Arrow schema of a Flink row type: flink-python's {@code ArrowUtils.toArrowSchema} mapping,
+ * except for two types whose Flink values ArrowUtils' carriage cannot hold, plus the carriages
+ * the native encoder accepts for what ArrowUtils does not support (MULTISET as
+ * {@code Map<T, Int32>}, INTERVAL as Int32 months / Int64 millis):
+ *
+ * <ul>
+ *   <li>CHAR / VARCHAR (at any depth, map keys and MULTISET elements included) are Arrow
+ *       <b>Binary</b> whose field metadata maps {@value #ENCODING_KEY} to {@value #WTF_8}: a Java
+ *       string may hold unpaired surrogates (Jackson escapes each as &#92;uDxxx) and a
+ *       string held as bytes may be invalid UTF-8 (Flink's decoder replaces it), and Arrow's Utf8
+ *       admits neither. The bytes are WTF-8: UTF-8 where a 3-byte sequence of a surrogate is that
+ *       one code unit; any other invalid sequence reads as Java's decoder reads it.</li>
+ *   <li>TIMESTAMP(7..9) / TIMESTAMP_LTZ(7..9) are a Struct of {@value #EPOCH_MILLIS} (Int64)
+ *       and {@value #NANO_OF_MILLI} (Int32, 0..999,999), both non-null, the struct's validity
+ *       the value's: Flink's {@code TimestampData} as it is, where Arrow's nanosecond unit in an
+ *       Int64 reaches only the years 1677..2262. TIMESTAMP(0..6) keep Arrow's second,
+ *       millisecond and microsecond units.</li>
+ * </ul>
  *
  * <p>Null map keys: Flink allows them ({@code map-null-key.mode}), Arrow's Map type does not
  * (arrow-java and arrow-rs both insist on a non-nullable key field). The vectors are therefore
@@ -39,8 +58,21 @@ public final class ArrowSchemas {
     static final String KEY = "key";
     static final String VALUE = "value";
 
+    /** The field metadata key naming the encoding of a CHAR / VARCHAR column's Binary bytes. */
+    public static final String ENCODING_KEY = "kjson.encoding";
+    public static final String WTF_8 = "wtf-8";
+    /** The children of a TIMESTAMP(7..9) struct: Flink's {@code TimestampData} fields. */
+    public static final String EPOCH_MILLIS = "epoch_millis";
+    public static final String NANO_OF_MILLI = "nano_of_milli";
+    private static final Map<String, String> WTF_8_METADATA = Map.of(ENCODING_KEY, WTF_8);
+
     private ArrowSchemas() {}
 
+    /**
+     * The schema {@code RowDataArrowWriter} fills and the native encoder reads: ArrowUtils' types
+     * except for strings (WTF-8 Binary) and TIMESTAMP(7..9) (the millis/nanos struct), whose
+     * Flink values Utf8 and a nanosecond Int64 cannot all hold (see the class comment).
+     */
     public static Schema toArrowSchema(RowType rowType) {
         List<Field> fields = new ArrayList<>();
         for (RowType.RowField field : rowType.getFields()) {
@@ -49,9 +81,35 @@ public final class ArrowSchemas {
         return new Schema(fields);
     }
 
+    /** Nullable whatever the type says: a DataStream row may hold null in a NOT NULL field, and Flink writes null. */
     public static Field toArrowField(String name, LogicalType type) {
-        FieldType fieldType = new FieldType(type.isNullable(), arrowType(type), null);
+        return field(name, true, type);
+    }
+
+    private static Field field(String name, boolean nullable, LogicalType type) {
+        FieldType fieldType = new FieldType(nullable, arrowType(type), null, metadata(type));
         return new Field(name, fieldType, children(type));
+    }
+
+    private static Map<String, String> metadata(LogicalType type) {
+        return isString(type) ? WTF_8_METADATA : null;
+    }
+
+    private static boolean isString(LogicalType type) {
+        return type.getTypeRoot() == LogicalTypeRoot.CHAR || type.getTypeRoot() == LogicalTypeRoot.VARCHAR;
+    }
+
+    /** TIMESTAMP / TIMESTAMP_LTZ finer than micros: carried as the (millis, nanos) struct. */
+    static boolean isPreciseTimestamp(LogicalType type) {
+        return timestampPrecision(type) > 6;
+    }
+
+    /** The precision of a TIMESTAMP / TIMESTAMP_LTZ, -1 for any other type. */
+    static int timestampPrecision(LogicalType type) {
+        if (type instanceof TimestampType t) {
+            return t.getPrecision();
+        }
+        return type instanceof LocalZonedTimestampType t ? t.getPrecision() : -1;
     }
 
     private static List<Field> children(LogicalType type) {
@@ -62,7 +120,12 @@ public final class ArrowSchemas {
                 return List.of(entries(((MapType) type).getKeyType(), ((MapType) type).getValueType()));
             case MULTISET:
                 return List.of(entries(((MultisetType) type).getElementType(),
-                        new org.apache.flink.table.types.logical.IntType(false)));
+                        new IntType(false)));
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return isPreciseTimestamp(type) ? List.of(
+                        field(EPOCH_MILLIS, false, new BigIntType(false)),
+                        field(NANO_OF_MILLI, false, new IntType(false))) : List.of();
             case ROW: {
                 List<Field> children = new ArrayList<>();
                 for (RowType.RowField field : ((RowType) type).getFields()) {
@@ -76,7 +139,7 @@ public final class ArrowSchemas {
     }
 
     private static Field entries(LogicalType keyType, LogicalType valueType) {
-        Field key = new Field(KEY, new FieldType(false, arrowType(keyType), null), children(keyType));
+        Field key = field(KEY, false, keyType);
         Field value = toArrowField(VALUE, valueType);
         return new Field(ENTRIES, new FieldType(false, ArrowType.Struct.INSTANCE, null), List.of(key, value));
     }
@@ -135,7 +198,7 @@ public final class ArrowSchemas {
                 return new ArrowType.Decimal(((DecimalType) type).getPrecision(), ((DecimalType) type).getScale(), 128);
             case CHAR:
             case VARCHAR:
-                return ArrowType.Utf8.INSTANCE;
+                return ArrowType.Binary.INSTANCE;
             case BINARY:
                 return new ArrowType.FixedSizeBinary(((BinaryType) type).getLength());
             case VARBINARY:
@@ -145,9 +208,10 @@ public final class ArrowSchemas {
             case TIME_WITHOUT_TIME_ZONE:
                 return timeType(((TimeType) type).getPrecision());
             case TIMESTAMP_WITHOUT_TIME_ZONE:
-                return new ArrowType.Timestamp(timeUnit(((TimestampType) type).getPrecision()), null);
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return new ArrowType.Timestamp(timeUnit(((LocalZonedTimestampType) type).getPrecision()), null);
+                return isPreciseTimestamp(type)
+                        ? ArrowType.Struct.INSTANCE
+                        : new ArrowType.Timestamp(timeUnit(timestampPrecision(type)), null);
             case ARRAY:
                 return ArrowType.List.INSTANCE;
             case MAP:

@@ -71,7 +71,7 @@ abstract class StagedFixedWidth extends StagedLeaf<BaseFixedWidthVector> {
     /** INT, INTERVAL_YEAR_MONTH and DATE (days): Flink's int as it is. */
     static final class Ints extends StagedFixedWidth {
         Ints(BaseFixedWidthVector v) { super(v, 4); }
-        private void set(int i, int value) { claimValid(i); INTS.set(values, i << 2, value); }
+        void set(int i, int value) { claimValid(i); INTS.set(values, i << 2, value); }
         void fromRow(RowData r, int p, int i) { set(i, r.getInt(p)); }
         void fromArray(ArrayData a, int p, int i) { set(i, a.getInt(p)); }
     }
@@ -79,7 +79,7 @@ abstract class StagedFixedWidth extends StagedLeaf<BaseFixedWidthVector> {
     /** BIGINT and INTERVAL_DAY_TIME: Flink's long as it is. */
     static final class Longs extends StagedFixedWidth {
         Longs(BaseFixedWidthVector v) { super(v, 8); }
-        private void set(int i, long value) { claimValid(i); LONGS.set(values, i << 3, value); }
+        void set(int i, long value) { claimValid(i); LONGS.set(values, i << 3, value); }
         void fromRow(RowData r, int p, int i) { set(i, r.getLong(p)); }
         void fromArray(ArrayData a, int p, int i) { set(i, a.getLong(p)); }
     }

@@ -1,6 +1,5 @@
 package org.kjson.flink.arrow;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -11,7 +10,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
- * Variable-width leaves (VARCHAR, VARBINARY) staged as Arrow's offsets and data bytes. The data
+ * Variable-width leaves (CHAR / VARCHAR / STRING as WTF-8 Binary, VARBINARY) staged as Arrow's offsets and data bytes. The data
  * stage and the vector's data buffer grow together, so the Arrow memory bound fails the row
  * whose bytes exceed it.
  */
@@ -78,13 +77,12 @@ abstract class StagedVarWidth extends StagedLeaf<BaseVariableWidthVector> {
     }
 
     /**
-     * A string that still holds its Java {@code String} (rows built with
-     * {@code StringData.fromString}) is encoded from it: the JDK's encoder copies a Latin-1
-     * string in bulk, where the binary form sits three objects further away (a cache miss each
-     * on rows that are not in cache) or has first to be built. The JDK and Flink's
-     * {@code StringUtf8Utils} write the same bytes, an unpaired surrogate included ({@code ?}).
-     * Otherwise the bytes are copied straight from the string's memory segment when it has one
-     * on the heap.
+     * CHAR / VARCHAR as WTF-8 ({@link Wtf8}). A string that still holds its Java {@code String}
+     * (rows built with {@code StringData.fromString}) is encoded from it: the JDK's encoder copies
+     * a Latin-1 string in bulk, where the binary form sits three objects further away (a cache
+     * miss each on rows that are not in cache) or has first to be built. Otherwise the bytes are
+     * copied straight from the string's memory segment when it has one on the heap: Flink's
+     * binary form already wrote an unpaired surrogate as {@code ?}, as Flink's serializer writes it.
      */
     static final class Strings extends StagedVarWidth {
         Strings(BaseVariableWidthVector v) { super(v); }
@@ -93,19 +91,29 @@ abstract class StagedVarWidth extends StagedLeaf<BaseVariableWidthVector> {
             if (s instanceof BinaryStringData b) {
                 String java = b.getJavaObject();
                 if (java != null) {
-                    byte[] bytes = java.getBytes(StandardCharsets.UTF_8);
+                    byte[] bytes = Wtf8.of(java);
                     set(i, bytes, 0, bytes.length);
                     return;
                 }
                 b.ensureMaterialized();
                 MemorySegment[] segments = b.getSegments();
                 if (segments.length == 1 && !segments[0].isOffHeap()) {
-                    set(i, segments[0].getArray(), b.getOffset(), b.getSizeInBytes());
+                    setBytes(i, segments[0].getArray(), b.getOffset(), b.getSizeInBytes());
                     return;
                 }
             }
             byte[] bytes = s.toBytes();
-            set(i, bytes, 0, bytes.length);
+            setBytes(i, bytes, 0, bytes.length);
+        }
+
+        /** Bytes pass as they are, unless an encoded surrogate would read as a surrogate (not Java's U+FFFD). */
+        private void setBytes(int i, byte[] bytes, int offset, int length) {
+            if (Wtf8.holdsEncodedSurrogate(bytes, offset, length)) {
+                byte[] normalized = Wtf8.normalized(bytes, offset, length);
+                set(i, normalized, 0, normalized.length);
+            } else {
+                set(i, bytes, offset, length);
+            }
         }
 
         void fromRow(RowData r, int p, int i) { set(i, r.getString(p)); }

@@ -1,5 +1,6 @@
 package org.kjson.flink.arrow;
 
+import java.math.BigDecimal;
 import java.util.List;
 
 import org.apache.arrow.vector.BigIntVector;
@@ -14,7 +15,6 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
@@ -23,11 +23,13 @@ import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.MultisetType;
 import org.apache.flink.table.types.logical.RowType;
+import org.kjson.flink.KjsonValueException;
 
 /**
  * Writes one Flink value into slot {@code index} of an Arrow vector, read either from a
@@ -76,8 +78,12 @@ abstract class ValueWriter {
         return false;
     }
 
-    /** The writer for a vector built from {@link ArrowSchemas#toArrowField} of {@code type}. */
-    static ValueWriter of(LogicalType type, FieldVector vector) {
+    /**
+     * The writer for a vector built from {@link ArrowSchemas#toArrowField} of {@code type};
+     * {@code path} names the column in errors, as the native side does ({@code a.b}, {@code a[]},
+     * {@code m{key}}, {@code m{value}}).
+     */
+    static ValueWriter of(LogicalType type, FieldVector vector, String path) {
         switch (type.getTypeRoot()) {
             case BOOLEAN:
                 return new BooleanWriter((BitVector) vector);
@@ -96,12 +102,12 @@ abstract class ValueWriter {
             case DOUBLE:
                 return new StagedFixedWidth.Doubles((Float8Vector) vector);
             case DECIMAL:
-                return new DecimalWriter((DecimalVector) vector, (DecimalType) type);
+                return new DecimalWriter((DecimalVector) vector, (DecimalType) type, path);
             case CHAR:
             case VARCHAR:
-                return new StagedVarWidth.Strings((VarCharVector) vector);
+                return new StagedVarWidth.Strings((VarBinaryVector) vector);
             case BINARY:
-                return new FixedBinaryWriter((FixedSizeBinaryVector) vector);
+                return new FixedBinaryWriter((FixedSizeBinaryVector) vector, path);
             case VARBINARY:
                 return new StagedVarWidth.Binaries((VarBinaryVector) vector);
             case DATE:
@@ -109,16 +115,16 @@ abstract class ValueWriter {
             case TIME_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return TemporalWriters.of(type, vector);
+                return TemporalWriters.of(type, vector, path);
             case ARRAY:
-                return new ArrayWriter((ListVector) vector, ((ArrayType) type).getElementType());
+                return new ArrayWriter((ListVector) vector, ((ArrayType) type).getElementType(), path);
             case MAP:
-                return new MapWriter((MapVector) vector, ((MapType) type).getKeyType(), ((MapType) type).getValueType());
+                return new MapWriter((MapVector) vector, ((MapType) type).getKeyType(), ((MapType) type).getValueType(), path);
             case MULTISET:
                 return new MapWriter((MapVector) vector, ((MultisetType) type).getElementType(),
-                        new org.apache.flink.table.types.logical.IntType(false));
+                        new org.apache.flink.table.types.logical.IntType(false), path);
             case ROW:
-                return new RowWriter((StructVector) vector, (RowType) type);
+                return new RowWriter((StructVector) vector, (RowType) type, path);
             default:
                 throw new UnsupportedOperationException("kjson cannot carry Flink type " + type.asSummaryString() + " in Arrow");
         }
@@ -148,42 +154,91 @@ abstract class ValueWriter {
         void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getBoolean(p) ? 1 : 0); }
     }
 
-    /** Compact decimals go in as longs; larger ones as big-endian unscaled bytes. */
+    /**
+     * Compact decimals go in as longs; larger ones as big-endian unscaled bytes. Arrow holds the
+     * declared scale and precision, so a value of another scale or with more digits (Flink
+     * writes it as it is) fails: rescaled, it would be written as another number.
+     */
     static final class DecimalWriter extends Leaf<DecimalVector> {
-        private final int precision;
-        private final int scale;
+        private final DecimalType type;
+        private final String path;
+        private final long compactLimit;
 
-        DecimalWriter(DecimalVector v, DecimalType type) {
+        DecimalWriter(DecimalVector v, DecimalType type, String path) {
             super(v);
-            this.precision = type.getPrecision();
-            this.scale = type.getScale();
+            this.type = type;
+            this.path = path;
+            this.compactLimit = DecimalData.isCompact(type.getPrecision()) ? tenToThe(type.getPrecision()) : 0;
         }
 
         private void set(int i, DecimalData d) {
-            if (DecimalData.isCompact(precision)) {
-                vector.setSafe(i, d.toUnscaledLong());
-            } else {
-                vector.setBigEndianSafe(i, d.toUnscaledBytes());
+            if (d.scale() != type.getScale()) {
+                throw valueError(path, type, d + " has scale " + d.scale());
             }
+            if (compactLimit != 0 && DecimalData.isCompact(d.precision())) {
+                long unscaled = d.toUnscaledLong();
+                if (unscaled >= compactLimit || unscaled <= -compactLimit) {
+                    throw tooManyDigits(d);
+                }
+                vector.setSafe(i, unscaled);
+                return;
+            }
+            BigDecimal value = d.toBigDecimal();
+            if (value.precision() > type.getPrecision()) {
+                throw tooManyDigits(d);
+            }
+            vector.setBigEndianSafe(i, value.unscaledValue().toByteArray());
         }
 
-        void fromRow(RowData r, int p, int i) { set(i, r.getDecimal(p, precision, scale)); }
-        void fromArray(ArrayData a, int p, int i) { set(i, a.getDecimal(p, precision, scale)); }
+        private static long tenToThe(int exponent) {
+            long power = 1;
+            for (int e = 0; e < exponent; e++) {
+                power *= 10;
+            }
+            return power;
+        }
+
+        private KjsonValueException tooManyDigits(DecimalData d) {
+            return valueError(path, type, d + " has more than " + type.getPrecision() + " digits");
+        }
+
+        void fromRow(RowData r, int p, int i) { set(i, r.getDecimal(p, type.getPrecision(), type.getScale())); }
+        void fromArray(ArrayData a, int p, int i) { set(i, a.getDecimal(p, type.getPrecision(), type.getScale())); }
     }
 
+    /** BINARY(n) is Arrow FixedSizeBinary(n): a value of another length (Flink writes it whole) fails. */
     static final class FixedBinaryWriter extends Leaf<FixedSizeBinaryVector> {
-        FixedBinaryWriter(FixedSizeBinaryVector v) { super(v); }
-        void fromRow(RowData r, int p, int i) { vector.setSafe(i, r.getBinary(p)); }
-        void fromArray(ArrayData a, int p, int i) { vector.setSafe(i, a.getBinary(p)); }
+        private final String path;
+
+        FixedBinaryWriter(FixedSizeBinaryVector v, String path) {
+            super(v);
+            this.path = path;
+        }
+
+        private void set(int i, byte[] bytes) {
+            if (bytes.length != vector.getByteWidth()) {
+                throw valueError(path, new BinaryType(vector.getByteWidth()), "holds " + bytes.length + " bytes");
+            }
+            vector.setSafe(i, bytes);
+        }
+
+        void fromRow(RowData r, int p, int i) { set(i, r.getBinary(p)); }
+        void fromArray(ArrayData a, int p, int i) { set(i, a.getBinary(p)); }
+    }
+
+    /** A value kjson cannot carry so that Flink's bytes come out (see {@link KjsonValueException}). */
+    static KjsonValueException valueError(String path, LogicalType type, String problem) {
+        return new KjsonValueException("column `" + path + "`: a " + type.copy(true).asSummaryString() + " value "
+                + problem + "; kjson carries only values of the declared type (Flink's planner produces no other)");
     }
 
     static final class ArrayWriter extends ValueWriter {
         private final ListVector vector;
         private final ValueWriter element;
 
-        ArrayWriter(ListVector vector, LogicalType elementType) {
+        ArrayWriter(ListVector vector, LogicalType elementType, String path) {
             this.vector = vector;
-            this.element = ValueWriter.of(elementType, vector.getDataVector());
+            this.element = ValueWriter.of(elementType, vector.getDataVector(), path + "[]");
         }
 
         private void set(int index, ArrayData array) {
@@ -209,12 +264,12 @@ abstract class ValueWriter {
         private final ValueWriter key;
         private final ValueWriter value;
 
-        MapWriter(MapVector vector, LogicalType keyType, LogicalType valueType) {
+        MapWriter(MapVector vector, LogicalType keyType, LogicalType valueType, String path) {
             this.vector = vector;
             this.entries = (StructVector) vector.getDataVector();
             List<FieldVector> children = entries.getChildrenFromFields();
-            this.key = ValueWriter.of(keyType, children.get(0));
-            this.value = ValueWriter.of(valueType, children.get(1));
+            this.key = ValueWriter.of(keyType, children.get(0), path + "{key}");
+            this.value = ValueWriter.of(valueType, children.get(1), path + "{value}");
         }
 
         private void set(int index, MapData map) {
@@ -249,12 +304,12 @@ abstract class ValueWriter {
         private final StructVector vector;
         private final ValueWriter[] fields;
 
-        RowWriter(StructVector vector, RowType type) {
+        RowWriter(StructVector vector, RowType type, String path) {
             this.vector = vector;
             List<FieldVector> children = vector.getChildrenFromFields();
             this.fields = new ValueWriter[type.getFieldCount()];
             for (int f = 0; f < fields.length; f++) {
-                fields[f] = ValueWriter.of(type.getTypeAt(f), children.get(f));
+                fields[f] = ValueWriter.of(type.getTypeAt(f), children.get(f), path + "." + type.getFieldNames().get(f));
             }
         }
 

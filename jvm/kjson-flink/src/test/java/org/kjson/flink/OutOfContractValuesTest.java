@@ -1,0 +1,159 @@
+package org.kjson.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericMapData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.RowType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.kjson.flink.arrow.RowDataArrowWriter;
+import org.kjson.flink.support.EveryRowDataPath;
+import org.kjson.flink.support.StockKafkaSink;
+
+/**
+ * Values a DataStream program can hand over that Flink's planner never produces for the declared
+ * type. Where the carriage holds them, kjson writes Flink's bytes; otherwise it fails with a
+ * {@link KjsonValueException} naming the column path, on the writer and in the operator, and the
+ * writer is usable again after a reset.
+ */
+class OutOfContractValuesTest {
+    private static EveryRowDataPath paths;
+    private static RowType rowType;
+
+    @BeforeAll
+    static void createSink() throws Exception {
+        StockKafkaSink stock = StockKafkaSink.create("CREATE TABLE odd_values (p7 TIMESTAMP(7), t3 TIMESTAMP(3),"
+                + " t0 TIMESTAMP_LTZ(0), t6 TIMESTAMP(6), d DECIMAL(11, 0), d18 DECIMAL(18, 18), d20 DECIMAL(20, 2),"
+                + " b BINARY(3), r ROW<items ARRAY<ROW<ts TIMESTAMP(3)>>>, m MAP<STRING, BINARY(2)>,"
+                + " n ARRAY<TIMESTAMP_LTZ(8)>) WITH ('connector' = 'kafka', 'topic' = 't',"
+                + " 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json')");
+        paths = new EveryRowDataPath(stock);
+        rowType = stock.physicalRowType();
+    }
+
+    /** A row of nulls with {@code value} at field {@code field}. */
+    private static GenericRowData with(int field, Object value) {
+        GenericRowData row = new GenericRowData(rowType.getFieldCount());
+        row.setField(field, value);
+        return row;
+    }
+
+    private static void assertRefused(RowData row, String path) throws Exception {
+        KjsonValueException error = assertThrows(KjsonValueException.class, () -> paths.viaEncoder(List.of(row),
+                NativeJsonEncoder.Handoff.ARRAYS));
+        assertTrue(error.getMessage().startsWith("column `" + path + "`: "), error.getMessage());
+        KjsonValueException inOperator = assertThrows(KjsonValueException.class, () -> paths.viaOperator(List.of(row)));
+        assertEquals(error.getMessage(), inOperator.getMessage());
+    }
+
+    /** TIMESTAMP(7..9) carry Flink's value whole: more digits than the precision are written as Flink writes them. */
+    @Test
+    void preciseTimestampsWithMoreDigitsMatchFlink() throws Exception {
+        paths.assertMatchesStock(() -> List.of(
+                with(0, TimestampData.fromEpochMillis(253402300799999L, 999999)),
+                with(0, TimestampData.fromEpochMillis(-1, 1)),
+                with(10, new GenericArrayData(new Object[] {TimestampData.fromEpochMillis(-62135596800000L, 7)}))));
+    }
+
+    @Test
+    void timestampWithDigitsFinerThanItsUnitFails() throws Exception {
+        assertRefused(with(1, TimestampData.fromEpochMillis(1, 5)), "t3");
+        assertRefused(with(2, TimestampData.fromEpochMillis(1500)), "t0");
+        assertRefused(with(2, TimestampData.fromEpochMillis(-1500)), "t0");
+        assertRefused(with(3, TimestampData.fromEpochMillis(0, 1)), "t6");
+        assertRefused(with(8, GenericRowData.of(new GenericArrayData(new Object[] {null,
+                GenericRowData.of(TimestampData.fromEpochMillis(0, 999))}))), "r.items[].ts");
+    }
+
+    /** A binary row keeps only the millis of a TIMESTAMP(3): Flink and kjson then write the same value. */
+    @Test
+    void binaryRowsDropTheFinerDigitsForBothSides() throws Exception {
+        paths.assertMatchesStock(() -> List.of(with(1, TimestampData.fromEpochMillis(1, 5)),
+                with(8, GenericRowData.of(new GenericArrayData(new Object[] {GenericRowData.of(
+                        TimestampData.fromEpochMillis(-1, 999999))})))), true);
+    }
+
+    @Test
+    void microsecondsBeyondALongFail() throws Exception {
+        assertRefused(with(3, TimestampData.fromEpochMillis(Long.MAX_VALUE / 100)), "t6");
+        assertRefused(with(3, TimestampData.fromEpochMillis(Long.MIN_VALUE / 999)), "t6");
+        KjsonValueException error = assertThrows(KjsonValueException.class, () -> paths.viaEncoder(
+                List.of(with(3, TimestampData.fromEpochMillis(Long.MAX_VALUE / 100))), NativeJsonEncoder.Handoff.DIRECT));
+        assertTrue(error.getMessage().contains("TIMESTAMP(6)") && error.getMessage().contains("microseconds"),
+                error.getMessage());
+    }
+
+    @Test
+    void decimalOfAnotherScaleOrMoreDigitsFails() throws Exception {
+        assertRefused(with(4, DecimalData.fromBigDecimal(new BigDecimal("0.1"), 2, 1)), "d");
+        assertRefused(with(4, DecimalData.fromBigDecimal(new BigDecimal("123456789012"), 12, 0)), "d");
+        assertRefused(with(5, DecimalData.fromBigDecimal(new BigDecimal("9.999999999999999999"), 19, 18)), "d18");
+        assertRefused(with(5, DecimalData.fromBigDecimal(new BigDecimal("1.000000000000000000"), 19, 18)), "d18");
+        assertRefused(with(6, DecimalData.fromBigDecimal(new BigDecimal("1234567890123456789.01"), 38, 2)), "d20");
+        assertRefused(with(6, DecimalData.fromBigDecimal(new BigDecimal("1.5"), 38, 1)), "d20");
+    }
+
+    /**
+     * A DecimalData built at a wider precision than declared, whose digits fit, is written as
+     * Flink writes it (GenericRowData only: Flink's binary row writer asserts the precision).
+     */
+    @Test
+    void decimalOfWiderPrecisionThatFitsMatchesFlink() throws Exception {
+        paths.assertMatchesStock(() -> List.of(
+                with(4, DecimalData.fromBigDecimal(new BigDecimal("-99999999999"), 38, 0)),
+                with(5, DecimalData.fromBigDecimal(new BigDecimal("0.123456789012345678"), 30, 18)),
+                with(6, DecimalData.fromBigDecimal(new BigDecimal("-12345678.90"), 12, 2))), false);
+    }
+
+    @Test
+    void binaryOfAnotherLengthFails() throws Exception {
+        assertRefused(with(7, new byte[] {1, 2, 3, 4, 5}), "b");
+        assertRefused(with(7, new byte[] {1, 2}), "b");
+        assertRefused(with(9, new GenericMapData(Map.of(StringData.fromString("k"), new byte[] {1}))), "m{value}");
+    }
+
+    /** Null in a NOT NULL field, at the top, in a row, an array and a map value: Flink writes null, so does kjson. */
+    @Test
+    void nullsInNotNullFieldsMatchFlink() throws Exception {
+        EveryRowDataPath notNull = new EveryRowDataPath(StockKafkaSink.create("CREATE TABLE not_null_values ("
+                + " i INT NOT NULL, s STRING NOT NULL, m MAP<STRING, DECIMAL(1, 0) NOT NULL>, a ARRAY<STRING NOT NULL>,"
+                + " r ROW<x TIMESTAMP(9) NOT NULL, y INT NOT NULL> NOT NULL) WITH ('connector' = 'kafka', 'topic' = 't',"
+                + " 'properties.bootstrap.servers' = 'localhost:9092', 'key.format' = 'json', 'key.fields' = 'i;s',"
+                + " 'value.format' = 'json')"));
+        Map<Object, Object> nullValue = new java.util.LinkedHashMap<>();
+        nullValue.put(StringData.fromString("a"), null);
+        notNull.assertMatchesStock(() -> List.of(
+                GenericRowData.of(null, null, new GenericMapData(nullValue), new GenericArrayData(new Object[] {null}),
+                        GenericRowData.of(null, null)),
+                GenericRowData.of(1, StringData.fromString("s"), null, null, null)));
+    }
+
+    @Test
+    void theWriterTakesRowsAgainAfterAResetOnly() throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+                RowDataArrowWriter writer = new RowDataArrowWriter(rowType, allocator)) {
+            writer.append(with(7, new byte[] {1, 2, 3}));
+            assertThrows(KjsonValueException.class, () -> writer.append(with(7, new byte[] {1})));
+            assertThrows(IllegalStateException.class, () -> writer.append(with(7, new byte[] {1, 2, 3})));
+            assertEquals(1, writer.finish().getRowCount(), "the rows before the failed one stay whole");
+            writer.reset();
+            writer.append(with(7, new byte[] {4, 5, 6}));
+            assertEquals(1, writer.finish().getRowCount());
+        }
+        paths.assertMatchesStock(() -> List.of(with(7, new byte[] {4, 5, 6})));
+    }
+}
