@@ -54,7 +54,8 @@ pub struct RowFieldPlan {
 }
 
 /// The field metadata (key, value) that marks a Binary, LargeBinary or BinaryView string
-/// column, at any depth, as WTF-8 ([`PlanNode::Wtf8String`]).
+/// column, at any depth, as WTF-8: the UTF-8 of a Java `String` in which an unpaired surrogate
+/// is its 3-byte sequence, written as Jackson escapes it (`\uD800`).
 pub const WTF8_METADATA: (&str, &str) = ("kjson.encoding", "wtf-8");
 
 /// True if `field` carries the [`WTF8_METADATA`] mark.
