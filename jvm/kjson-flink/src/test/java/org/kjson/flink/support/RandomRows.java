@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericArrayData;
@@ -32,6 +33,8 @@ import org.apache.flink.types.RowKind;
  * Random rows in Flink's internal format for any row type, biased towards the values where
  * JSON spellings are tricky (escapes, surrogate pairs, float/decimal exponents, far years).
  * Values hold no more fractional digits than their type's precision, as Flink's planner ensures.
+ * On request, {@link HostileValues} are mixed in: values inside their types that planner rows
+ * rarely hold (strings from invalid UTF-8, lone surrogates, years 0000..9999, all-digit decimals).
  */
 public final class RandomRows {
     private static final String[] KEYS = {"a", "b", "k", "null", "NUL", "key", "é", "\"q\"", "x\ty", "\uD83D\uDE00", ""};
@@ -42,13 +45,28 @@ public final class RandomRows {
 
     private final Random random;
     private final double nullChance;
-    private final boolean nullMapKeys;
+    private boolean nullMapKeys;
+    /** NONE: only the values the planner's rows hold (and the random sequence stays as it was). */
+    private final HostileValues.Options hostileKinds;
+    private final HostileValues hostile;
 
     /** {@code nullMapKeys}: maps with string keys may hold a null key (only for DROP/LITERAL). */
     public RandomRows(long seed, double nullChance, boolean nullMapKeys) {
+        this(seed, nullChance, nullMapKeys, null);
+    }
+
+    /** As above, mixing in the {@link HostileValues} that {@code hostile} names (null: none). */
+    public RandomRows(long seed, double nullChance, boolean nullMapKeys, HostileValues.Options hostile) {
         this.random = new Random(seed);
         this.nullChance = nullChance;
         this.nullMapKeys = nullMapKeys;
+        this.hostileKinds = hostile == null ? HostileValues.Options.NONE : hostile;
+        this.hostile = new HostileValues(random);
+    }
+
+    /** From now on, nullable map keys may (or may not) be null. */
+    public void nullMapKeys(boolean allowed) {
+        this.nullMapKeys = allowed;
     }
 
     public Random random() {
@@ -91,16 +109,20 @@ public final class RandomRows {
             case DOUBLE:
                 return Floats.randomDouble(random);
             case DECIMAL:
-                return decimal((DecimalType) type);
+                return nextIsHostile(hostileKinds.decimals())
+                        ? hostile.decimal((DecimalType) type) : decimal((DecimalType) type);
             case CHAR:
-                return StringData.fromString(string(((CharType) type).getLength()));
+                return stringData(((CharType) type).getLength());
             case VARCHAR:
-                return StringData.fromString(string(Math.min(((VarCharType) type).getLength(), 40)));
+                return stringData(Math.min(((VarCharType) type).getLength(), 40));
             case BINARY:
                 return bytes(((BinaryType) type).getLength(), true);
             case VARBINARY:
                 return bytes(Math.min(((VarBinaryType) type).getLength(), 40), false);
             case DATE:
+                if (nextIsHostile(hostileKinds.timestamps())) {
+                    return hostile.date();
+                }
                 return random.nextInt(8) == 0 ? random.nextInt(4_500_000) - 1_000_000 : random.nextInt(40_000) - 10_000;
             case TIME_WITHOUT_TIME_ZONE:
                 return time(((TimeType) type).getPrecision());
@@ -121,6 +143,17 @@ public final class RandomRows {
         }
     }
 
+    /** Whether the next value is a hostile one: half of them when that kind is on (no draw when off). */
+    private boolean nextIsHostile(boolean kindEnabled) {
+        return kindEnabled && random.nextBoolean();
+    }
+
+    private StringData stringData(int maxLength) {
+        String plain = string(maxLength);
+        return nextIsHostile(hostileKinds.strings())
+                ? hostile.string(plain) : StringData.fromString(plain);
+    }
+
     private int pick(int[] choices) {
         return choices[random.nextInt(choices.length)];
     }
@@ -133,8 +166,9 @@ public final class RandomRows {
             case 0:
                 unscaled = BigInteger.ZERO;
                 break;
-            case 1: // trailing zeros: exponent spellings after stripping
-                unscaled = BigInteger.valueOf(1 + random.nextInt(99)).multiply(BigInteger.TEN.pow(Math.max(0, digits - 2)));
+            case 1: // trailing zeros: exponent spellings after stripping (DECIMAL(1, s) holds one digit)
+                unscaled = BigInteger.valueOf(1 + random.nextInt(precision == 1 ? 9 : 99))
+                        .multiply(BigInteger.TEN.pow(Math.max(0, digits - 2)));
                 break;
             default:
                 unscaled = new BigInteger(digits * 4, random).mod(BigInteger.TEN.pow(digits));
@@ -168,6 +202,9 @@ public final class RandomRows {
     }
 
     private TimestampData timestamp(int precision) {
+        if (nextIsHostile(hostileKinds.timestamps())) {
+            return hostile.timestamp(precision);
+        }
         long seconds;
         if (precision > 6) { // nanosecond Arrow units reach 1677..2262 only
             seconds = -8_000_000_000L + (long) (random.nextDouble() * 16_000_000_000L);
@@ -197,14 +234,32 @@ public final class RandomRows {
         for (int i = 0; i < size; i++) {
             map.put(mapKey(keyType), value(valueType));
         }
+        addDecodedTwin(map, () -> value(valueType));
         return new GenericMapData(map);
     }
 
+    /**
+     * With hostile strings, sometimes one more key: the decoded text of a key made from bytes,
+     * as a string of its own. The two differ as bytes but are one key to Flink's JSON object.
+     */
+    private void addDecodedTwin(Map<Object, Object> map, Supplier<Object> value) {
+        if (map.isEmpty() || !nextIsHostile(hostileKinds.strings())) {
+            return;
+        }
+        Object[] keys = map.keySet().toArray();
+        Object key = keys[random.nextInt(keys.length)];
+        if (key != null) {
+            map.put(hostile.decodedTwin((StringData) key), value.get());
+        }
+    }
+
     private Object mapKey(LogicalType keyType) {
-        if (nullMapKeys && random.nextInt(4) == 0) {
+        if (nullMapKeys && keyType.isNullable() && random.nextInt(4) == 0) {
             return null;
         }
-        return StringData.fromString(KEYS[random.nextInt(KEYS.length)]);
+        String key = KEYS[random.nextInt(KEYS.length)];
+        return nextIsHostile(hostileKinds.strings())
+                ? hostile.string(key) : StringData.fromString(key);
     }
 
     private GenericMapData multiset(LogicalType element) {
@@ -213,6 +268,7 @@ public final class RandomRows {
         for (int i = 0; i < size; i++) {
             map.put(mapKey(element), 1 + random.nextInt(5));
         }
+        addDecodedTwin(map, () -> 1 + random.nextInt(5));
         return new GenericMapData(map);
     }
 }
