@@ -5,19 +5,13 @@ use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 use super::bind::{bind, undictionary, Column};
 use super::plan::{physical_fields, Plan};
 use super::program::{ProgramRows, SideFields};
+use super::row_writer::RowWriter;
 use super::slab::{KeyValueSlabs, Slab};
 use super::write::{ValueError, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
 use crate::spec::{Envelope, SideSpec, SinkSpec};
 use crate::types::RowKind;
-
-/// Writes the JSON object of one row for each side of the record. The dynamic encoder runs
-/// column programs (`ProgramRows`); a generated encoder has one specialized function per side.
-pub trait RowWriter {
-    fn write_key(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;
-    fn write_value(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;
-}
 
 /// A batch encoder behind a pointer: the dynamic one or a generated one.
 pub trait BatchEncoder: Send {

@@ -8,15 +8,15 @@
 //! on q0: 20 instructions less per field, and 8 more from the single slice).
 use std::ops::Range;
 
-use super::bind::Column;
-use super::codegen_support::{
-    with_reserved, Binaries, BindColumn, Bools, ByteSink, Dates, Decimals, Floats32, Floats64, Intervals, Ints,
-    Reserved, Strings, Times, Timestamps,
+use super::access::{
+    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
 };
-use super::encoder::RowWriter;
+use super::bind::Column;
 use super::plan::field_name_json;
+use super::row_writer::RowWriter;
 use super::write::{WriteContext, WriteResult};
 use crate::error::Result;
+use crate::format::sink::{with_reserved, ByteSink, Reserved};
 use nested::{NestedProgram, RowFieldName};
 
 /// A column bound for one batch: the accessor of its value type (of a nested column, the tree of

@@ -13,20 +13,13 @@ use super::slab::KeyValueSlabs;
 use crate::options::Compatibility;
 use crate::spec::{canonical_spec, spec_fingerprint, SinkSpec};
 
-mod columns;
-mod nested;
-
+pub use super::access::*;
 pub use super::bind::Column;
-pub use super::encoder::RowWriter;
+pub use super::row_writer::RowWriter;
 pub use super::write::{ValueError, WriteContext, WriteResult};
 pub use crate::error::{KjsonError, Result};
 pub use crate::format::sink::{with_reserved, ByteSink, Reserved};
 pub use crate::format::temporal::{Iso8601, Sql, TimestampStandard};
-pub use columns::{
-    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
-    Values,
-};
-pub use nested::{list_items, map_values, row_field, Lists, Maps, Structs};
 
 /// A schema-specialized row encoder, as kjson-codegen writes it for one sink spec.
 pub trait GeneratedSchema: 'static {

@@ -6,11 +6,12 @@
 use std::ops::Range;
 
 use super::{nullable_value, ColumnProgram, NAME_CHUNK};
+use crate::encode::access::{list_items, map_values, BindColumn, Lists, Maps, Structs};
 use crate::encode::bind::Column;
-use crate::encode::codegen_support::{list_items, map_values, BindColumn, ByteSink, Lists, Maps, Structs};
 use crate::encode::plan::RowFieldPlan;
 use crate::encode::write::{WriteContext, WriteResult};
 use crate::error::Result;
+use crate::format::sink::ByteSink;
 
 /// A nested column bound for one batch. An explicit tag, as [`ColumnProgram`]'s.
 #[repr(u8)]

@@ -1,0 +1,12 @@
+//! The typed column accessors: made once per batch from a bound [`Column`](super::bind::Column),
+//! then each reads and writes one value per call without matching on the column's type. Generated
+//! rows (through `codegen_support`) and the dynamic encoder's column programs both write through
+//! them, so every value is spelled in one place.
+mod columns;
+mod nested;
+
+pub use columns::{
+    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
+    Values,
+};
+pub use nested::{list_items, map_values, row_field, Lists, Maps, Structs};
