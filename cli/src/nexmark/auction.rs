@@ -1,9 +1,8 @@
 //! Auctions, as upstream's `AuctionGenerator` makes them.
-use super::bid::next_price;
 use super::config::{GeneratorConfig, FIRST_AUCTION_ID, FIRST_CATEGORY_ID, FIRST_PERSON_ID};
 use super::person::next_base0_person_id;
 use super::rng::SplitMix64;
-use super::strings::{next_string, ExtraPool, ExtraSlice};
+use super::strings::{java_round, next_string, ExtraPool, ExtraSlice};
 
 const NUM_CATEGORIES: u32 = 5;
 const AUCTION_ID_LEAD: i64 = 10;
@@ -48,6 +47,12 @@ pub fn next_auction(
     let current_size = 8 + item_name.len() + description.len() + 8 * 5;
     let extra = pool.next_extra(rng, current_size as i32, config.avg_auction_byte_size);
     Auction { id, item_name, description, initial_bid, reserve, date_time: timestamp, expires, seller, category, extra }
+}
+
+/// A price (an auction's initial bid or reserve, a bid): `round(10^(6u) * 100)`, 100 ... 10^8,
+/// about uniform in digit count.
+pub fn next_price(rng: &mut SplitMix64) -> i64 {
+    java_round(10f64.powf(rng.next_f64() * 6.0) * 100.0)
 }
 
 /// A random auction (base 0) among those likely still in flight, plus a few not created yet.

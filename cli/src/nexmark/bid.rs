@@ -1,9 +1,9 @@
 //! Bids, as upstream's `BidGenerator` makes them, and the channel/URL table they point into.
-use super::auction::next_base0_auction_id;
+use super::auction::{next_base0_auction_id, next_price};
 use super::config::{GeneratorConfig, FIRST_AUCTION_ID, FIRST_PERSON_ID};
 use super::person::next_base0_person_id;
 use super::rng::SplitMix64;
-use super::strings::{java_round, next_string, ExtraPool, ExtraSlice};
+use super::strings::{next_string, ExtraPool, ExtraSlice};
 
 /// Hot auctions / bidders are the first / second id of each batch of this many.
 const HOT_BATCH: i64 = 100;
@@ -22,11 +22,6 @@ pub struct Bid {
     pub channel: u16,
     pub date_time: i64,
     pub extra: ExtraSlice,
-}
-
-/// `round(10^(6u) * 100)`: 100 ... 10^8, about uniform in digit count.
-pub fn next_price(rng: &mut SplitMix64) -> i64 {
-    java_round(10f64.powf(rng.next_f64() * 6.0) * 100.0)
 }
 
 /// Channel names and URLs: entries `0..10_000` are `channel-<i>` with their cached URL, the last
