@@ -45,6 +45,9 @@ import org.apache.flink.table.types.logical.TimestampType;
  *       millisecond and microsecond units.</li>
  * </ul>
  *
+ * <p>Every field but a map key and the timestamp struct's children is nullable, whatever the
+ * logical type says: a DataStream row may hold null in a NOT NULL field, and Flink writes null.
+ *
  * <p>Null map keys: Flink allows them ({@code map-null-key.mode}), Arrow's Map type does not
  * (arrow-java and arrow-rs both insist on a non-nullable key field). The vectors are therefore
  * built as standard maps whose key vectors may hold null slots, and exported under

@@ -120,8 +120,8 @@ final class TemporalWriters {
         }
 
         private KjsonValueException finerDigits(TimestampData ts, String unitName) {
-            return ValueWriter.valueError(path, type, describe(ts) + " has digits finer than its precision " + precision
-                    + ", which kjson carries as Arrow " + unitName);
+            return ValueWriter.valueError(path, type, describe(ts) + " has digits finer than " + unitName
+                    + ", the Arrow unit kjson carries precision " + precision + " in");
         }
 
         void fromRow(RowData r, int p, int i) { set(i, r.getTimestamp(p, precision)); }

@@ -228,8 +228,8 @@ abstract class ValueWriter {
 
     /** A value kjson cannot carry so that Flink's bytes come out (see {@link KjsonValueException}). */
     static KjsonValueException valueError(String path, LogicalType type, String problem) {
-        return new KjsonValueException("column `" + path + "`: a " + type.copy(true).asSummaryString() + " value "
-                + problem + "; kjson carries only values of the declared type (Flink's planner produces no other)");
+        return new KjsonValueException("column `" + path + "`: the " + type.copy(true).asSummaryString() + " value "
+                + problem + ", so kjson cannot write it as Flink does (Flink's planner never produces such a value)");
     }
 
     static final class ArrayWriter extends ValueWriter {

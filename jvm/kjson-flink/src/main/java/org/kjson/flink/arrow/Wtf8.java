@@ -1,5 +1,8 @@
 package org.kjson.flink.arrow;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -14,6 +17,8 @@ import java.util.Arrays;
  * bulk encoder as the common path.
  */
 final class Wtf8 {
+    /** Eight bytes as one long; the byte order does not matter to a test for a byte value. */
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final long QUESTION_MARKS = 0x3F3F3F3F3F3F3F3FL;
     private static final long ED_BYTES = 0xEDEDEDEDEDEDEDEDL;
     private static final long LOW_BITS = 0x0101010101010101L;
@@ -36,7 +41,7 @@ final class Wtf8 {
         int end = offset + length;
         int word = offset;
         for (; word + 8 <= end; word += 8) {
-            if (hasByte((long) StagedFixedWidth.LONGS.get(bytes, word), ED_BYTES)
+            if (hasByte((long) WORDS.get(bytes, word), ED_BYTES)
                     && encodedSurrogateIn(bytes, word, word + 8, end)) {
                 return true;
             }
@@ -62,7 +67,7 @@ final class Wtf8 {
         int end = offset + length;
         int i = offset;
         for (; i + 8 <= end; i += 8) {
-            if (hasByte((long) StagedFixedWidth.LONGS.get(bytes, i), pattern)) {
+            if (hasByte((long) WORDS.get(bytes, i), pattern)) {
                 return true;
             }
         }
