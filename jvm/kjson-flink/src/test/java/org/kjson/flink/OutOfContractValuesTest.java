@@ -3,6 +3,7 @@ package org.kjson.flink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -125,14 +126,18 @@ class OutOfContractValuesTest {
         assertRefused(with(9, new GenericMapData(Map.of(StringData.fromString("k"), new byte[] {1}))), "m{value}", "BINARY(2) value holds 1 bytes");
     }
 
-    /** Null in a NOT NULL field, at the top, in a row, an array and a map value: Flink writes null, so does kjson. */
+    /**
+     * Null in a NOT NULL field, at the top, in a row, an array and a map value: Flink writes null,
+     * so does kjson. Flink 1.20's serializer itself fails on such a row (its field getters of NOT
+     * NULL fields do not check for null), so there is no Flink output to match on that line.
+     */
     @Test
     void nullsInNotNullFieldsMatchFlink() throws Exception {
+        assumeFalse("1.20".equals(Compatibility.ofRunningFlink().flinkVersion()), "Flink 1.20 fails on the row itself");
         EveryRowDataPath notNull = new EveryRowDataPath(StockKafkaSink.create("CREATE TABLE not_null_values ("
                 + " i INT NOT NULL, s STRING NOT NULL, m MAP<STRING, DECIMAL(1, 0) NOT NULL>, a ARRAY<STRING NOT NULL>,"
                 + " r ROW<x TIMESTAMP(9) NOT NULL, y INT NOT NULL> NOT NULL) WITH ('connector' = 'kafka', 'topic' = 't',"
-                + " 'properties.bootstrap.servers' = 'localhost:9092', 'key.format' = 'json', 'key.fields' = 'i;s',"
-                + " 'value.format' = 'json')"));
+                + " 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json')"));
         Map<Object, Object> nullValue = new java.util.LinkedHashMap<>();
         nullValue.put(StringData.fromString("a"), null);
         notNull.assertMatchesStock(() -> List.of(
