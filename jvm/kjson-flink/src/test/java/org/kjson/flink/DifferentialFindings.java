@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
-import org.kjson.flink.RowDataPaths.Path;
+import org.kjson.flink.support.RowDataPaths.Path;
 
 /**
  * What a differential run saw: schemas compared and skipped (with Flink's reasons), records

@@ -18,7 +18,7 @@ import org.kjson.flink.support.EveryRowDataPath;
 import org.kjson.flink.support.StockKafkaSink;
 
 /**
- * TIMESTAMP(7..9) / TIMESTAMP_LTZ(7..9) travel as Flink's (millis, nanos) pair, so years outside
+ * TIMESTAMP / TIMESTAMP_LTZ travel as Flink's (millis, nanos) pair, so years outside
  * 1677..2262 (the reach of nanoseconds in a long) are written as Flink writes them: in the
  * message key, at the top level, in a ROW field, an ARRAY item and a MAP value, in plain json
  * and in the four CDC envelopes, on every RowData path.

@@ -38,11 +38,11 @@ import org.apache.flink.table.types.logical.TimestampType;
  *       string held as bytes may be invalid UTF-8 (Flink's decoder replaces it), and Arrow's Utf8
  *       admits neither. The bytes are WTF-8: UTF-8 where a 3-byte sequence of a surrogate is that
  *       one code unit; any other invalid sequence reads as Java's decoder reads it.</li>
- *   <li>TIMESTAMP(7..9) / TIMESTAMP_LTZ(7..9) are a Struct of {@value #EPOCH_MILLIS} (Int64)
- *       and {@value #NANO_OF_MILLI} (Int32, 0..999,999), both non-null, the struct's validity
- *       the value's: Flink's {@code TimestampData} as it is, where Arrow's nanosecond unit in an
- *       Int64 reaches only the years 1677..2262. TIMESTAMP(0..6) keep Arrow's second,
- *       millisecond and microsecond units.</li>
+ *   <li>TIMESTAMP / TIMESTAMP_LTZ (every precision) are a Struct of {@value #EPOCH_MILLIS}
+ *       (Int64) and {@value #NANO_OF_MILLI} (Int32, 0..999,999), both non-null, the struct's
+ *       validity the value's: Flink's {@code TimestampData} as it is. Arrow's nanosecond unit in
+ *       an Int64 reaches only the years 1677..2262, and a unit of the declared precision would cut
+ *       the finer digits a DataStream row may hold, which Flink writes.</li>
  * </ul>
  *
  * <p>Every field but a map key and the timestamp struct's children is nullable, whatever the
@@ -64,7 +64,7 @@ public final class ArrowSchemas {
     /** The field metadata key naming the encoding of a CHAR / VARCHAR column's Binary bytes. */
     public static final String ENCODING_KEY = "kjson.encoding";
     public static final String WTF_8 = "wtf-8";
-    /** The children of a TIMESTAMP(7..9) struct: Flink's {@code TimestampData} fields. */
+    /** The children of a TIMESTAMP / TIMESTAMP_LTZ struct: Flink's {@code TimestampData} fields. */
     public static final String EPOCH_MILLIS = "epoch_millis";
     public static final String NANO_OF_MILLI = "nano_of_milli";
     private static final Map<String, String> WTF_8_METADATA = Map.of(ENCODING_KEY, WTF_8);
@@ -73,8 +73,8 @@ public final class ArrowSchemas {
 
     /**
      * The schema {@code RowDataArrowWriter} fills and the native encoder reads: ArrowUtils' types
-     * except for strings (WTF-8 Binary) and TIMESTAMP(7..9) (the millis/nanos struct), whose
-     * Flink values Utf8 and a nanosecond Int64 cannot all hold (see the class comment).
+     * except for strings (WTF-8 Binary) and timestamps (the millis/nanos struct), whose Flink
+     * values Utf8 and Arrow's Timestamp cannot all hold (see the class comment).
      */
     public static Schema toArrowSchema(RowType rowType) {
         List<Field> fields = new ArrayList<>();
@@ -102,11 +102,6 @@ public final class ArrowSchemas {
         return type.getTypeRoot() == LogicalTypeRoot.CHAR || type.getTypeRoot() == LogicalTypeRoot.VARCHAR;
     }
 
-    /** TIMESTAMP / TIMESTAMP_LTZ finer than micros: carried as the (millis, nanos) struct. */
-    static boolean isPreciseTimestamp(LogicalType type) {
-        return timestampPrecision(type) > 6;
-    }
-
     /** The precision of a TIMESTAMP / TIMESTAMP_LTZ, -1 for any other type. */
     static int timestampPrecision(LogicalType type) {
         if (type instanceof TimestampType t) {
@@ -126,9 +121,8 @@ public final class ArrowSchemas {
                         new IntType(false)));
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return isPreciseTimestamp(type) ? List.of(
-                        field(EPOCH_MILLIS, false, new BigIntType(false)),
-                        field(NANO_OF_MILLI, false, new IntType(false))) : List.of();
+                return List.of(field(EPOCH_MILLIS, false, new BigIntType(false)),
+                        field(NANO_OF_MILLI, false, new IntType(false)));
             case ROW: {
                 List<Field> children = new ArrayList<>();
                 for (RowType.RowField field : ((RowType) type).getFields()) {
@@ -212,9 +206,7 @@ public final class ArrowSchemas {
                 return timeType(((TimeType) type).getPrecision());
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return isPreciseTimestamp(type)
-                        ? ArrowType.Struct.INSTANCE
-                        : new ArrowType.Timestamp(timeUnit(timestampPrecision(type)), null);
+                return ArrowType.Struct.INSTANCE;
             case ARRAY:
                 return ArrowType.List.INSTANCE;
             case MAP:

@@ -115,7 +115,7 @@ abstract class ValueWriter {
             case TIME_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return TemporalWriters.of(type, vector, path);
+                return TemporalWriters.of(type, vector);
             case ARRAY:
                 return new ArrayWriter((ListVector) vector, ((ArrayType) type).getElementType(), path);
             case MAP:

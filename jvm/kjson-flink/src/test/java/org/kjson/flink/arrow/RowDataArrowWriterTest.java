@@ -87,12 +87,12 @@ class RowDataArrowWriterTest {
             writer.append(row(null, null, null, null, null, null));
             writer.append(row(3L, "", -1L, -0.0, new String[] {}, GenericRowData.of(null, null)));
             assertEquals(List.of(
-                    "1 | \"a long first name\" | 1970-01-01T00:00:01 | 1.5 | [\"x\",null,\"yz\"] | {n=7,s=\"in\"} | ",
+                    "1 | \"a long first name\" | {epoch_millis=1000,nano_of_milli=0} | 1.5 | [\"x\",null,\"yz\"] | {n=7,s=\"in\"} | ",
                     "null | null | null | null | null | null | ",
-                    "3 | \"\" | 1969-12-31T23:59:59.999 | -0.0 | [] | {} | "), cells(writer.finish()));
+                    "3 | \"\" | {epoch_millis=-1,nano_of_milli=0} | -0.0 | [] | {} | "), cells(writer.finish()));
             writer.reset();
             writer.append(row(null, "b", 2L, null, new String[] {null}, null));
-            assertEquals(List.of("null | \"b\" | 1970-01-01T00:00:00.002 | null | [null] | null | "), cells(writer.finish()));
+            assertEquals(List.of("null | \"b\" | {epoch_millis=2,nano_of_milli=0} | null | [null] | null | "), cells(writer.finish()));
         }
     }
 
@@ -150,7 +150,7 @@ class RowDataArrowWriterTest {
         }
     }
 
-    /** TIMESTAMP(7..9) is the struct of Flink's two fields, null slots under the struct's validity. */
+    /** A TIMESTAMP is the struct of Flink's two fields, null slots under the struct's validity. */
     @Test
     void preciseTimestampsCarryMillisAndNanos() {
         RowType type = (RowType) LogicalTypeParser.parse("ROW<ts TIMESTAMP(9), a ARRAY<TIMESTAMP_LTZ(7)>>",

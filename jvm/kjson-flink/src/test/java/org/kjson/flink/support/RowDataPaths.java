@@ -1,4 +1,4 @@
-package org.kjson.flink;
+package org.kjson.flink.support;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -10,6 +10,12 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
+import org.kjson.flink.Compatibility;
+import org.kjson.flink.EncodedBatch;
+import org.kjson.flink.KafkaEncodedRecord;
+import org.kjson.flink.NativeJsonEncoder;
+import org.kjson.flink.RowDataEncodeOperator;
+import org.kjson.flink.SinkDescription;
 import org.kjson.flink.arrow.RowDataArrowWriter;
 
 /**
@@ -17,14 +23,14 @@ import org.kjson.flink.arrow.RowDataArrowWriter;
  * encoder with either handoff, and RowDataEncodeOperator in Flink's operator test harness (its
  * own batches of {@code operatorBatchRows}, the rest flushed by a checkpoint barrier).
  */
-final class RowDataPaths implements AutoCloseable {
-    enum Path { ARRAYS, DIRECT, OPERATOR }
+public final class RowDataPaths implements AutoCloseable {
+    public enum Path { ARRAYS, DIRECT, OPERATOR }
 
     /** One Kafka record as a path wrote it. */
-    record Record(byte[] key, byte[] value, boolean nullKey, boolean tombstone) {}
+    public record Record(byte[] key, byte[] value, boolean nullKey, boolean tombstone) {}
 
     /** The records of a batch, or the error that refused it (then {@code records} is empty). */
-    record Outcome(List<Record> records, Exception error) {
+    public record Outcome(List<Record> records, Exception error) {
         static Outcome refused(Exception error) {
             return new Outcome(List.of(), error);
         }
@@ -40,7 +46,7 @@ final class RowDataPaths implements AutoCloseable {
     private RowDataPaths() {}
 
     /** Opens every path; closes what was opened if one of them fails (kjson may refuse a sink). */
-    static RowDataPaths open(SinkDescription sink, int operatorBatchRows) throws Exception {
+    public static RowDataPaths open(SinkDescription sink, int operatorBatchRows) throws Exception {
         RowDataPaths paths = new RowDataPaths();
         try {
             Compatibility running = Compatibility.ofRunningFlink();
@@ -56,7 +62,7 @@ final class RowDataPaths implements AutoCloseable {
         }
     }
 
-    Map<Path, Outcome> encode(List<RowData> rows) {
+    public Map<Path, Outcome> encode(List<RowData> rows) {
         Map<Path, Outcome> outcomes = new EnumMap<>(Path.class);
         try {
             rows.forEach(writer::append);
@@ -113,7 +119,7 @@ final class RowDataPaths implements AutoCloseable {
     }
 
     /** The first row the native encoder refuses in a batch of its own, or -1. */
-    int firstRefusedRow(List<RowData> rows) {
+    public int firstRefusedRow(List<RowData> rows) {
         for (int i = 0; i < rows.size(); i++) {
             try {
                 writer.append(rows.get(i));
