@@ -41,6 +41,8 @@
 pub use kjson_runtime as runtime;
 
 mod encoder;
+#[cfg(feature = "ffi")]
+pub mod ffi;
 mod registry;
 
 pub use encoder::{Encoder, EncoderKind, PLANS_KEPT};

@@ -4,12 +4,10 @@
 //! copy marked released, and Rust calls its release callback exactly once, when the imported
 //! buffers drop before `kjson_encode` returns, on success and on every error. The schema is only
 //! read: the caller keeps it, may pass it with every batch, and releases it.
-use std::sync::Arc;
-
-use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_array::{Int8Array, RecordBatch, RecordBatchOptions, StructArray};
-use arrow_data::ArrayData;
-use arrow_schema::{DataType as ArrowType, Schema};
+use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{Int8Array, RecordBatch};
+use arrow_schema::DataType as ArrowType;
+use kjson::ffi::import_batch;
 
 use crate::parts::slice;
 use crate::status::CallError;
@@ -56,29 +54,7 @@ pub unsafe fn batch(array: FFI_ArrowArray, schema: *const FFI_ArrowSchema) -> Re
     // SAFETY: the producer keeps the buffers alive until `release`, and `data_type` is read from
     // the schema the caller says describes them. The array is taken by value, so it is released
     // when the last buffer drops, also when the import fails.
-    let data = unsafe { from_ffi_and_data_type(array, data_type) }
-        .map_err(|e| CallError::argument(format!("cannot import the ArrowArray: {e}")))?;
-    // The import trusts the producer; checking offsets and UTF-8 keeps a producer bug out of
-    // the encoder.
-    data.validate_full().map_err(|e| CallError::argument(format!("invalid Arrow batch: {e}")))?;
-    batch_from_struct(data)
-}
-
-fn batch_from_struct(data: ArrayData) -> Result<RecordBatch, CallError> {
-    if !matches!(data.data_type(), ArrowType::Struct(_)) {
-        return Err(CallError::argument(format!(
-            "the array must be a struct of the batch's columns (format \"+s\"), found {}",
-            data.data_type()
-        )));
-    }
-    let rows = data.len();
-    let (fields, columns, nulls) = StructArray::from(data).into_parts();
-    if nulls.is_some_and(|n| n.null_count() > 0) {
-        return Err(CallError::argument("the struct array has null rows; a batch has none"));
-    }
-    let options = RecordBatchOptions::new().with_row_count(Some(rows));
-    RecordBatch::try_new_with_options(Arc::new(Schema::new(fields)), columns, &options)
-        .map_err(|e| CallError::argument(format!("invalid Arrow batch: {e}")))
+    unsafe { import_batch(array, data_type) }.map_err(|e| CallError::argument(e.to_string()))
 }
 
 /// Flink RowKind bytes (0 +I, 1 -U, 2 +U, 3 -D), one per row; NULL means every row is +I.

@@ -7,15 +7,11 @@
 //!
 //! A schema address of 0 reuses the Arrow type of the handle's previous batch, which spares the
 //! producer exporting, and this side parsing, the same schema for every batch.
-use std::sync::Arc;
+use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::RecordBatch;
+use arrow_schema::DataType as ArrowType;
+use kjson_lib::ffi::import_batch as import_struct_batch;
 
-use arrow_array::{RecordBatch, RecordBatchOptions, StructArray};
-
-use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_data::ArrayData;
-use arrow_schema::{DataType as ArrowType, Schema};
-
-use super::null_views::zero_null_views;
 use super::BridgeError;
 
 /// The C structs of one encode call, owned by Rust from here on.
@@ -81,15 +77,10 @@ impl Imported {
         };
         // SAFETY: the array comes from a C Data Interface producer that keeps its buffers alive
         // until `release`, and `data_type` describes it (its own schema, or the previous batch's
-        // by the caller's contract); `from_ffi_and_data_type` takes the array by value, so it
-        // is released when the last buffer referencing it drops, also when the import fails.
-        let data = unsafe { from_ffi_and_data_type(self.array, data_type.clone()) }
-            .map_err(|e| BridgeError::Argument(format!("cannot import the Arrow batch: {e}")))?;
-        // The import skips validation; checking offsets and UTF-8 here keeps the encoder's safe
-        // code away from producer bugs (and from a stale reused schema).
-        let data = zero_null_views(data).map_err(|e| BridgeError::Argument(format!("invalid Arrow batch: {e}")))?;
-        data.validate_full().map_err(|e| BridgeError::Argument(format!("invalid Arrow batch: {e}")))?;
-        Ok((batch_from_struct(data)?, data_type))
+        // by the caller's contract); the import takes the array by value and releases it once.
+        let batch = unsafe { import_struct_batch(self.array, data_type.clone()) }
+            .map_err(|e| BridgeError::Argument(e.to_string()))?;
+        Ok((batch, data_type))
     }
 }
 
@@ -102,28 +93,13 @@ fn import_batch(array_address: i64, schema_address: i64) -> Result<RecordBatch, 
     take(array_address, schema_address)?.into_batch(None).map(|(batch, _)| batch)
 }
 
-fn batch_from_struct(data: ArrayData) -> Result<RecordBatch, BridgeError> {
-    if !matches!(data.data_type(), ArrowType::Struct(_)) {
-        return Err(BridgeError::Argument(format!(
-            "the exported array must be a struct of the batch's columns (as VectorSchemaRoot exports), found {}",
-            data.data_type()
-        )));
-    }
-    let rows = data.len();
-    let (fields, columns, nulls) = StructArray::from(data).into_parts();
-    if nulls.is_some_and(|n| n.null_count() > 0) {
-        return Err(BridgeError::Argument("the exported struct array has null rows; a batch has none".into()));
-    }
-    let options = RecordBatchOptions::new().with_row_count(Some(rows));
-    RecordBatch::try_new_with_options(Arc::new(Schema::new(fields)), columns, &options)
-        .map_err(|e| BridgeError::Argument(format!("invalid Arrow batch: {e}")))
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use arrow_array::ffi::to_ffi;
-    use arrow_array::{Array, Int32Array, StringArray};
+    use arrow_array::{Array, Int32Array, StringArray, StructArray};
     use arrow_schema::Field;
     use std::sync::atomic::{AtomicUsize, Ordering};
 

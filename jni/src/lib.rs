@@ -7,7 +7,6 @@
 mod args;
 mod errors;
 mod import;
-mod null_views;
 mod output;
 mod registry;
 

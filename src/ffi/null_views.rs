@@ -8,7 +8,7 @@ use arrow_schema::DataType as ArrowType;
 
 /// `data` with the views under null slots zeroed, at any depth; unchanged (not copied) when its
 /// type holds no view array.
-pub fn zero_null_views(data: ArrayData) -> Result<ArrayData, String> {
+pub(super) fn zero_null_views(data: ArrayData) -> Result<ArrayData, String> {
     if !holds_views(data.data_type()) {
         return Ok(data);
     }
