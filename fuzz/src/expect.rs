@@ -137,6 +137,21 @@ pub fn record(columns: &[(&str, &dyn Array, &Shape)], row: usize, options: &Side
 }
 
 /// Value `i` of `array` (null included).
+/// True if the encoder must refuse the batch when it binds it, before any row: a non-null
+/// Timestamp(Second) or Duration(Second) value, in any slot of its array at any depth, whose
+/// milliseconds overflow an `i64` (past what Flink's `long` milliseconds hold).
+pub fn refused_at_bind(data: &arrow_data::ArrayData) -> bool {
+    let seconds =
+        matches!(data.data_type(), ArrowType::Timestamp(TimeUnit::Second, _) | ArrowType::Duration(TimeUnit::Second));
+    if seconds {
+        let values = data.buffer::<i64>(0);
+        if (0..data.len()).any(|i| data.is_valid(i) && values[i].checked_mul(1000).is_none()) {
+            return true;
+        }
+    }
+    data.child_data().iter().any(refused_at_bind)
+}
+
 pub fn value(array: &dyn Array, shape: &Shape, i: usize, options: &SideOptions) -> Outcome {
     if array.is_null(i) {
         return Ok(Expect::Null);

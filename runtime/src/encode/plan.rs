@@ -158,7 +158,10 @@ pub fn plan_node(path: &str, ty: &DataType, field: &Field) -> Result<PlanNode> {
     let found = field.data_type();
     if let ArrowType::Dictionary(_, value) = found {
         return match ty.logical {
-            L::Char { .. } | L::VarChar { .. } => plan_node(path, ty, &Field::new(field.name(), *value.clone(), true)),
+            L::Char { .. } | L::VarChar { .. } => {
+                let values = Field::new(field.name(), *value.clone(), true).with_metadata(field.metadata().clone());
+                plan_node(path, ty, &values)
+            }
             _ => Err(mismatch(path, ty, found, "dictionaries are accepted for strings only")),
         };
     }
