@@ -7,6 +7,10 @@ use std::time::{Duration, Instant};
 /// How often the line is redrawn, and how long a run goes before it first appears.
 const REDRAW_EVERY: Duration = Duration::from_secs(1);
 
+/// Sets the redraw interval in milliseconds instead (0: at every update), so that a test can
+/// make a redraw due without a run that lasts a second.
+const REDRAW_ENV: &str = "KJSON_PROGRESS_REDRAW_MS";
+
 pub struct Progress {
     /// `kjson nexmark q0`, `kjson encode`.
     label: String,
@@ -14,6 +18,7 @@ pub struct Progress {
     total: Option<usize>,
     started: Instant,
     last_drawn: Instant,
+    redraw_every: Duration,
     /// None: quiet.
     out: Option<Box<dyn Write>>,
     drawn: bool,
@@ -29,12 +34,14 @@ impl Progress {
 
     fn to(label: impl Into<String>, total: Option<usize>, out: Option<Box<dyn Write>>) -> Progress {
         let now = Instant::now();
-        Progress { label: label.into(), total, started: now, last_drawn: now, out, drawn: false }
+        let redraw_every =
+            std::env::var(REDRAW_ENV).ok().and_then(|ms| ms.parse().ok()).map_or(REDRAW_EVERY, Duration::from_millis);
+        Progress { label: label.into(), total, started: now, last_drawn: now, redraw_every, out, drawn: false }
     }
 
     /// Redraws the line if a redraw is due; `done` counts rows finished so far.
     pub fn update(&mut self, done: usize) {
-        if self.out.is_some() && self.last_drawn.elapsed() >= REDRAW_EVERY {
+        if self.out.is_some() && self.last_drawn.elapsed() >= self.redraw_every {
             let line = self.line(done, self.started.elapsed());
             self.draw(&line);
             self.last_drawn = Instant::now();
