@@ -34,10 +34,10 @@ stage flink-parity scripts/parity.sh
 # Flink 2.2: the Java API (JNI, parity) and the SQL connectors, exactly-once on a KRaft broker.
 stage jvm-flink-2.2 mvn -q -f jvm/pom.xml -pl kjson-flink,kjson-flink-sql -am verify
 # JDK 25: the RowData paths (reproductions, differential test, parity) again on the newer JDK,
-# whose Double.toString is the JDK 19+ spelling, against Flink 2.2's own serializers.
+# whose Double.toString is the JDK 19+ spelling, against Flink 2.2's and Flink 1.20's serializers.
 jvm_jdk25() {
   local java="${JDK25_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
-  mvn -q -f jvm/pom.xml -pl kjson-flink -am verify -Dkjson.cargo.skip=true -Djvm="$java" \
+  mvn -q -f jvm/pom.xml -pl kjson-flink,flink-1.20/kjson-flink -am verify -Dkjson.cargo.skip=true -Djvm="$java" \
     -Dtest='RowDataDifferentialTest,TimestampCarriageTest,StringCarriageTest,OutOfContractValuesTest,ParityTest' \
     -Dsurefire.failIfNoSpecifiedTests=false
 }
