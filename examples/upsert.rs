@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use arrow_array::{Int64Array, Int8Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
-use kjson::runtime::{Compatibility, SinkSpec, Slab};
-use kjson::Encoder;
+use kjson_arrow::runtime::{Compatibility, SinkSpec, Slab};
+use kjson_arrow::Encoder;
 
 const DDL: &str = "CREATE TABLE users (
   id BIGINT,

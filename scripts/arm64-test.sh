@@ -17,7 +17,7 @@ CLI_PACKAGE="${CLI_PACKAGE:-kjson-cli}"
 CLI_BIN=kjson
 RUST_TESTS=(
   "-p kjson-runtime"
-  "-p kjson --lib --test generated --test hostile --test replan"
+  "-p kjson-arrow --lib --test generated --test hostile --test replan"
   "-p $CLI_PACKAGE --test cli --test hostile"
 )
 TARGET=aarch64-unknown-linux-gnu

@@ -22,5 +22,5 @@ check no-default-features cargo check -p kjson-runtime --no-default-features --l
 if [[ "${1:-}" != "--no-msrv" ]]; then
   rustup toolchain list | grep -q "^$msrv" || rustup toolchain install "$msrv" --profile minimal
   # The crates other engines build: the library and what it depends on.
-  check "msrv-$msrv" cargo "+$msrv" check -p kjson -p kjson-runtime -p kjson-codegen --locked
+  check "msrv-$msrv" cargo "+$msrv" check -p kjson-arrow -p kjson-runtime -p kjson-codegen --locked
 fi

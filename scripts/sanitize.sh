@@ -30,8 +30,8 @@ run() {
   cargo +nightly test --target "$target" "$@"
 }
 run -p kjson-runtime --lib
-run -p kjson --lib
+run -p kjson-arrow --lib
 run -p kjson-jni --lib
-run -p kjson --test hostile
+run -p kjson-arrow --test hostile
 run -p kjson-cli --lib --test hostile --test cli
 echo "sanitize: no AddressSanitizer report in $(( $(date +%s) - started )) s"

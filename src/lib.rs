@@ -11,14 +11,14 @@
 //!
 //! use arrow_array::{Int64Array, RecordBatch, StringArray};
 //! use arrow_schema::{DataType, Field, Schema};
-//! use kjson::runtime::{Compatibility, FlinkVersion, FloatSpelling, SinkSpec};
+//! use kjson_arrow::runtime::{Compatibility, FlinkVersion, FloatSpelling, SinkSpec};
 //!
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     let ddl = "CREATE TABLE bids (id BIGINT, name STRING) WITH ('connector' = 'kafka', 'topic' = 'bids',
 //!         'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json')";
 //!     let spec = SinkSpec::from_ddl(ddl)?; // or SinkSpec::from_parts(&parts) (JNI shape)
 //!     let compat = Compatibility { flink_version: FlinkVersion::V2_3, float_spelling: FloatSpelling::Jdk17 };
-//!     let mut encoder = kjson::Encoder::open(spec, compat)?; // generated encoder if one matches, else dynamic
+//!     let mut encoder = kjson_arrow::Encoder::open(spec, compat)?; // generated encoder if one matches, else dynamic
 //!
 //!     let schema = Schema::new(vec![Field::new("id", DataType::Int64, false), Field::new("name", DataType::Utf8, true)]);
 //!     let ids = Int64Array::from(vec![1, 2]);

@@ -10,9 +10,11 @@ use std::sync::Arc;
 use arrow_array::*;
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
-use kjson::runtime::codegen_support::GeneratedEncoder;
-use kjson::runtime::{Compatibility, DynamicEncoder, FlinkVersion, FloatSpelling, KeyValueSlabs, SinkParts, SinkSpec};
-use kjson::{Encoder, EncoderKind};
+use kjson_arrow::runtime::codegen_support::GeneratedEncoder;
+use kjson_arrow::runtime::{
+    Compatibility, DynamicEncoder, FlinkVersion, FloatSpelling, KeyValueSlabs, SinkParts, SinkSpec,
+};
+use kjson_arrow::{Encoder, EncoderKind};
 use proptest::prelude::*;
 
 #[path = "generated/random_batch.rs"]
@@ -120,7 +122,7 @@ fn every_schema_opens_its_generated_encoder() {
 }
 
 fn slabs_equal(a: &KeyValueSlabs, b: &KeyValueSlabs) -> bool {
-    let side = |x: &kjson::runtime::Slab, y: &kjson::runtime::Slab| {
+    let side = |x: &kjson_arrow::runtime::Slab, y: &kjson_arrow::runtime::Slab| {
         x.len() == y.len() && (0..x.len()).all(|row| x.record(row) == y.record(row))
     };
     side(&a.keys, &b.keys) && side(&a.values, &b.values)

@@ -13,7 +13,7 @@ use arrow_array::types::Int32Type;
 use arrow_buffer::{Buffer, OffsetBuffer};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType, Field, Fields, Schema};
-use kjson::Encoder;
+use kjson_arrow::Encoder;
 use kjson_runtime::{validate_batch, Compatibility, KjsonError, SinkSpec, Slab};
 
 const WITH: &str =

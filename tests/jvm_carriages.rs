@@ -12,8 +12,8 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema};
-use kjson::runtime::encode::WTF8_METADATA;
-use kjson::Encoder;
+use kjson_arrow::runtime::encode::WTF8_METADATA;
+use kjson_arrow::Encoder;
 use kjson_runtime::{Compatibility, KjsonError, SinkParts, SinkSpec};
 
 const WITH: &str =
@@ -172,7 +172,7 @@ fn wtf8_map_keys_merge_as_java_strings() {
 }
 
 /// The mark is part of how a column is carried: a later batch without it is planned afresh
-/// (`kjson::Encoder`) rather than read with the first batch's rules.
+/// (`kjson_arrow::Encoder`) rather than read with the first batch's rules.
 #[test]
 fn the_wtf8_mark_is_part_of_the_plan() {
     let bytes: ArrayRef = Arc::new(BinaryArray::from_iter_values([b"a\xED\xA0\x80" as &[u8]]));

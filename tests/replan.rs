@@ -9,9 +9,9 @@ use arrow_array::builder::*;
 use arrow_array::types::{Int32Type, Int8Type};
 use arrow_array::*;
 use arrow_schema::{DataType as ArrowType, Field, Schema};
-use kjson::runtime::{Compatibility, KeyValueSlabs, SinkSpec, Slab};
-use kjson::Encoder;
-use kjson::PLANS_KEPT;
+use kjson_arrow::runtime::{Compatibility, KeyValueSlabs, SinkSpec, Slab};
+use kjson_arrow::Encoder;
+use kjson_arrow::PLANS_KEPT;
 
 const NAMES: [Option<&str>; 4] = [Some("a\"b"), None, Some("é☃\u{1}"), Some("a\"b")];
 

@@ -11,7 +11,7 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
-use kjson::Encoder;
+use kjson_arrow::Encoder;
 use kjson_runtime::{Compatibility, DataType, KeyValueSlabs, LogicalType, SinkSpec};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use kjson::Encoder;
+use kjson_arrow::Encoder;
 
 use crate::status::{catch_panic, set_thread_error, CallError, ErrorText, KjsonStatus};
 

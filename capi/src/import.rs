@@ -7,7 +7,7 @@
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{Int8Array, RecordBatch};
 use arrow_schema::DataType as ArrowType;
-use kjson::ffi::import_batch;
+use kjson_arrow::ffi::import_batch;
 
 use crate::parts::slice;
 use crate::status::CallError;

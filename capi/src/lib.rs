@@ -18,8 +18,8 @@
 use std::ffi::c_char;
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
-use kjson::runtime::{Compatibility, SinkSpec};
-use kjson::Encoder;
+use kjson_arrow::runtime::{Compatibility, SinkSpec};
+use kjson_arrow::Encoder;
 
 mod handles;
 mod import;

@@ -1,5 +1,5 @@
 //! The encoded records as C sees them: pointers into the handle's slabs.
-use kjson::runtime::{KeyValueSlabs, Slab};
+use kjson_arrow::runtime::{KeyValueSlabs, Slab};
 
 /// One side's records: record `i` is `bytes[offsets[i] .. offsets[i] + lengths[i]]`, and a
 /// negative length is a null key (keys) or a tombstone (values).

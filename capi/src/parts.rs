@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::ffi::{c_char, CStr};
 
-use kjson::runtime::{Compatibility, FlinkVersion, FloatSpelling, SinkParts};
+use kjson_arrow::runtime::{Compatibility, FlinkVersion, FloatSpelling, SinkParts};
 
 use crate::status::CallError;
 

@@ -3,7 +3,7 @@ use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use kjson::runtime::KjsonError;
+use kjson_arrow::runtime::KjsonError;
 
 /// What a `kjson_*` call returns; the text is `kjson_error`'s.
 #[repr(C)]

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use arrow_array::types::Int32Type;
 use arrow_array::{ArrayRef, DictionaryArray, Int64Array, Int8Array, RecordBatch, StringArray};
 use arrow_schema::{Field, Schema};
-use kjson::runtime::{Compatibility, SinkSpec, Slab};
-use kjson::Encoder;
+use kjson_arrow::runtime::{Compatibility, SinkSpec, Slab};
+use kjson_arrow::Encoder;
 
 /// The sink of the C test: an upsert-kafka table keyed by `id`.
 const DDL: &str = "CREATE TABLE t (id BIGINT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (\

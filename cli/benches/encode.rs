@@ -5,8 +5,8 @@ use std::hint::black_box;
 
 use arrow_json::LineDelimitedWriter;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use kjson::runtime::{Compatibility, SinkSpec};
-use kjson::Encoder;
+use kjson_arrow::runtime::{Compatibility, SinkSpec};
+use kjson_arrow::Encoder;
 use kjson_cli::commands::nexmark::query_ddl;
 use kjson_cli::nexmark::{NexmarkStream, Query};
 

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use arrow_array::{Array, ArrayRef, BinaryArray, Int32Array, Int64Array, RecordBatch, StringArray};
 use arrow_ipc::writer::{FileWriter, StreamWriter};
 use arrow_schema::{Field, Schema};
-use kjson::runtime::{Compatibility, SinkSpec};
-use kjson::Encoder;
+use kjson_arrow::runtime::{Compatibility, SinkSpec};
+use kjson_arrow::Encoder;
 
 mod support;
 use support::kjson_command;

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use arbitrary::{Result, Unstructured};
 use arrow_array::{ArrayRef, Int8Array, RecordBatch};
 use arrow_schema::{Field, Schema};
-use kjson::Encoder;
+use kjson_arrow::Encoder;
 use kjson_fuzz::arrays::array;
 use kjson_fuzz::shape::{shape_for, Shape};
 use kjson_runtime::{Compatibility, FlinkVersion, FloatSpelling, SinkSpec};

@@ -10,7 +10,7 @@
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::RecordBatch;
 use arrow_schema::DataType as ArrowType;
-use kjson_lib::ffi::import_batch as import_struct_batch;
+use kjson_arrow::ffi::import_batch as import_struct_batch;
 
 use super::BridgeError;
 

@@ -19,7 +19,7 @@ use jni::sys::{jint, jlong, jstring};
 use jni::JNIEnv;
 use kjson_runtime::{KeyValueSlabs, SinkParts, SinkSpec};
 
-use kjson_lib::Encoder;
+use kjson_arrow::Encoder;
 
 pub use errors::{java_exception, BridgeError};
 
@@ -206,7 +206,7 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_kindDescription0<'
 }
 
 /// The kind of the encoder behind `handle`.
-fn encoder_kind(handle: jlong) -> Result<kjson_lib::EncoderKind, BridgeError> {
+fn encoder_kind(handle: jlong) -> Result<kjson_arrow::EncoderKind, BridgeError> {
     let shared = registry::registry().get(handle)?;
     let session = shared.lock().map_err(|_| BridgeError::Misuse(format!("encoder handle {handle:#x} is unusable")))?;
     Ok(session.encoder.kind().clone())

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use arrow_schema::DataType as ArrowType;
-use kjson_lib::Encoder;
+use kjson_arrow::Encoder;
 
 /// What one handle holds: the encoder and the Arrow type of its last batch (reused when the
 /// caller passes no schema).

@@ -7,7 +7,7 @@ use arrow_array::types::Int32Type;
 use arrow_array::*;
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
-use kjson::runtime::{DataType, IntervalKind, LogicalType, SinkSpec};
+use kjson_arrow::runtime::{DataType, IntervalKind, LogicalType, SinkSpec};
 
 /// xorshift64*: no dependency, stable across platforms.
 pub struct Rng(u64);
@@ -62,7 +62,7 @@ pub fn random_batch(spec: &SinkSpec, shape: Shape, rng: &mut Rng) -> Drawn {
         let mut field = Field::new(&column.name, array.data_type().clone(), true);
         // A string column in a Binary array is sometimes marked WTF-8, as kjson's JVM writer does.
         if column.data_type.is_string() && *array.data_type() == ArrowType::Binary && rng.chance(500) {
-            let (key, value) = kjson::runtime::encode::WTF8_METADATA;
+            let (key, value) = kjson_arrow::runtime::encode::WTF8_METADATA;
             field = field.with_metadata(std::collections::HashMap::from([(key.to_string(), value.to_string())]));
         }
         fields.push(field);
@@ -464,7 +464,7 @@ fn map(
 }
 
 fn row(
-    fields: &[kjson::runtime::RowField],
+    fields: &[kjson_arrow::runtime::RowField],
     rows: usize,
     nulls: Option<NullBuffer>,
     per_mille: u32,

@@ -2,7 +2,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use kjson::runtime::{Compatibility, FlinkVersion, FloatSpelling, SinkSpec};
+use kjson_arrow::runtime::{Compatibility, FlinkVersion, FloatSpelling, SinkSpec};
 
 /// `--flink-version` and `--float-spelling`.
 #[derive(Args, Debug, Clone)]

@@ -4,12 +4,12 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use kjson::runtime::Slab;
+use kjson_arrow::runtime::Slab;
 
 use crate::commands::common::{load_spec, CompatibilityArgs, PendingFile};
 use crate::input::{read_batches, split_row_kinds};
 use crate::progress::Progress;
-use kjson::Encoder;
+use kjson_arrow::Encoder;
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {

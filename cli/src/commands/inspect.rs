@@ -2,11 +2,11 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use kjson::runtime::sql::parse_create_table;
-use kjson::runtime::{DataType, LogicalType, SinkSpec};
+use kjson_arrow::runtime::sql::parse_create_table;
+use kjson_arrow::runtime::{DataType, LogicalType, SinkSpec};
 
 use crate::commands::common::{load_spec, CompatibilityArgs};
-use kjson::EncoderKind;
+use kjson_arrow::EncoderKind;
 
 #[derive(Args, Debug)]
 pub struct InspectArgs {

@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 
 use arrow_json::LineDelimitedWriter;
 use clap::Args;
-use kjson::runtime::{KeyValueSlabs, SinkSpec};
+use kjson_arrow::runtime::{KeyValueSlabs, SinkSpec};
 
 use crate::commands::common::{CompatibilityArgs, PendingFile};
 use crate::nexmark::{NexmarkBatch, NexmarkStream, Query};
 use crate::progress::Progress;
-use kjson::Encoder;
+use kjson_arrow::Encoder;
 
 const Q0_DDL: &str = include_str!("../../../schemas/q0.sql");
 const Q9_DDL: &str = include_str!("../../../schemas/q9.sql");
@@ -302,7 +302,7 @@ mod tests {
     fn each_query_runs_end_to_end_through_its_embedded_ddl() {
         use arrow_array::cast::AsArray;
         use arrow_array::types::Int64Type;
-        use kjson::runtime::{FlinkVersion, FloatSpelling};
+        use kjson_arrow::runtime::{FlinkVersion, FloatSpelling};
         for query in [Query::Q0, Query::Q9, Query::Q19] {
             let path = std::env::temp_dir().join(format!("kjson-nexmark-{}-{query}.txt", std::process::id()));
             let compatibility =

@@ -15,7 +15,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use kjson::runtime::RowKind;
+use kjson_arrow::runtime::RowKind;
 
 use super::auction::Auction;
 use super::bid::Bid;

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use arrow_json::LineDelimitedWriter;
 use clap::Args;
-use kjson::runtime::{Compatibility, FloatSpelling, KeyValueSlabs, SinkSpec};
-use kjson::Encoder;
+use kjson_arrow::runtime::{Compatibility, FloatSpelling, KeyValueSlabs, SinkSpec};
+use kjson_arrow::Encoder;
 
 use crate::commands::common::CompatibilityArgs;
 use crate::commands::nexmark::query_ddl;
@@ -471,7 +471,7 @@ mod tests {
             rounds: 1,
             profile: None,
             compatibility: CompatibilityArgs {
-                flink_version: kjson::runtime::FlinkVersion::V2_3,
+                flink_version: kjson_arrow::runtime::FlinkVersion::V2_3,
                 float_spelling: FloatSpelling::Jdk17,
             },
         }

@@ -15,7 +15,7 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{Field, Fields, Schema};
-use kjson::runtime::{DataType, IntervalKind, LogicalType, SinkSpec};
+use kjson_arrow::runtime::{DataType, IntervalKind, LogicalType, SinkSpec};
 
 use crate::nexmark::rng::SplitMix64;
 use crate::nexmark::NexmarkBatch;
