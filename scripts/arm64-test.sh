@@ -26,18 +26,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$HOME/.cargo/bin:$PATH"
 # shellcheck source=cross-tools.sh
 source "$ROOT/scripts/cross-tools.sh"
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"   # step
+STEP_PREFIX=arm64
 cd "$ROOT"
 
-timed() {
-  local name="$1" started; started=$(date +%s); shift
-  echo "arm64-test: $name ..."
-  if "$@"; then
-    echo "arm64-test: $name done in $(( $(date +%s) - started )) s"
-  else
-    echo "arm64-test: FAILED: $name after $(( $(date +%s) - started )) s" >&2
-    exit 1
-  fi
-}
+# timed NAME COMMAND...: one timed step; a failing one stops the run.
+timed() { step "$@" || exit 1; }
 
 tools() {
   ensure_zigbuild
@@ -66,8 +61,9 @@ parity() {
 
 started=$(date +%s)
 timed tools tools
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="$(aarch64_runner)"
-export KJSON_CLI_RUNNER="$(aarch64_runner)"
+CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="$(aarch64_runner)"
+KJSON_CLI_RUNNER="$CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER"
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER KJSON_CLI_RUNNER
 timed rust-tests rust_tests
 timed cli-build build_cli
 timed parity parity "$@"

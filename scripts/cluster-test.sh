@@ -73,7 +73,8 @@ connector_jar() {
   log "building the connector jar (mvn -pl kjson-flink-sql -am package)"
   nice mvn -q -f "$ROOT/jvm/pom.xml" -pl kjson-flink-sql -am package -DskipTests > "$WORK/log/build.log" 2>&1 \
     || die "building kjson-flink-sql failed: $(tail -20 "$WORK/log/build.log")"
-  CONNECTOR_JAR=$(ls "$ROOT"/jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar | head -1)
+  CONNECTOR_JAR=$(compgen -G "$ROOT/jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar" | head -1) \
+    || die "no connector jar in $ROOT/jvm/kjson-flink-sql/target"
 }
 
 # render TEMPLATE KEY=VALUE...: the template with @KEY@ replaced.
@@ -127,7 +128,7 @@ submit() { # SQL_FILE JOB; sets JOB_ID
   JOB_ID=$(job_id "$2")
 }
 
-finish_timeout() { echo $((ROWS / RATE * 4 + 180)); }
+finish_timeout() { echo $((ROWS * 4 / RATE + 180)); }
 
 run_reference() {
   local started=$SECONDS

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Cross-build tools of scripts/release.sh and scripts/arm64-test.sh (sourced, not run).
 #
 # Each function installs what is missing and is quick when everything is there:

@@ -30,14 +30,20 @@ LINES=("$@")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kjson-dist-flink.XXXXXX")
 # shellcheck source=cluster/cluster.sh
 source "$HERE/cluster/cluster.sh"
-trap 'status=$?; stop_all; if [[ $status -eq 0 ]]; then rm -rf "$WORK"; else log "logs kept in $WORK/log"; fi' EXIT
+cleanup() {
+  local status=$?
+  stop_all
+  if [[ $status -eq 0 ]]; then rm -rf "$WORK"; else log "logs kept in $WORK/log"; fi
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The wheel and the stock Kafka connector of one Flink line.
 select_line() { # LINE
   case $1 in
-    2.2) FLINK_VERSION=2.2.1 STOCK_CONNECTOR_VERSION=5.0.0-2.2 ;;
-    1.20) FLINK_VERSION=1.20.3 STOCK_CONNECTOR_VERSION=3.4.0-1.20 ;;
+    2.2 | 1.20)
+      FLINK_VERSION=$(flink_version "$1")
+      STOCK_CONNECTOR_VERSION=$(kafka_connector_version "$1") ;;
     *) die "no Flink line $1 (2.2, 1.20)" ;;
   esac
 }
@@ -52,7 +58,7 @@ prepare_stock_connector() {
       || die "resolving flink-connector-kafka $STOCK_CONNECTOR_VERSION failed: $(tail -5 "$WORK/log/mvn-stock.log")"
     touch "$dir/done"
   fi
-  STOCK_CLASSPATH=$(ls "$dir"/*.jar | tr '\n' ':')
+  STOCK_CLASSPATH=$(printf '%s:' "$dir"/*.jar)
 }
 
 # The release's connector jar of one line (kjson-flink-sql-connector-kafka-<version>-<line>.jar).
@@ -87,7 +93,7 @@ run_job() { # FILE EXTRA_CLASSPATH
   local name
   name=$(basename "$1" .sql)
   nice -n 5 "$JAVA" -Xmx1g "${FLINK_JAVA_OPTS[@]}" -Dlog4j.configurationFile="file:$HERE/cluster/log4j.properties" \
-    -Dlog.file="$WORK/log/$name.log" -cp "$(ls "$FLINK_HOME"/lib/*.jar | tr '\n' ':')$2" \
+    -Dlog.file="$WORK/log/$name.log" -cp "$(printf '%s:' "$FLINK_HOME"/lib/*.jar)$2" \
     "$HERE/cluster/LocalSqlJob.java" "$1" > "$WORK/log/$name.out" 2>&1 \
     || die "job $name failed: $(grep -m 8 -E '^Caused by|Exception' "$WORK/log/$name.out" | cut -c1-300)"
 }

@@ -101,16 +101,7 @@ check_aarch64_cli() {
 check_jar() {
   local jar="$1" entries
   mkdir -p "$work/jar"
-  entries="$(python3 - "$jar" "$JNI_RESOURCE_DIR" "$work/jar" <<'EOF'
-import sys, zipfile
-jar, prefix, out = sys.argv[1:]
-with zipfile.ZipFile(jar) as z:
-    for name in z.namelist():
-        if name.startswith(prefix + "/") and name.endswith(".so"):
-            z.extract(name, out)
-            print(name)
-EOF
-)"
+  entries="$(python3 "$SCRIPTS/lib/zip_extract.py" "$jar" "$work/jar" --under "$JNI_RESOURCE_DIR" --suffix .so)"
   [[ -n "$entries" ]] || { fail "$jar has no native library under $JNI_RESOURCE_DIR"; return; }
   local entry platform
   for entry in $entries; do

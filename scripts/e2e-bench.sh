@@ -25,6 +25,7 @@ mvn -B -q -f jvm/pom.xml -pl kjson-flink-sql -am test-compile dependency:build-c
 module=jvm/kjson-flink-sql/target
 out="$module/e2e-bench"
 mkdir -p "$out"
+# shellcheck disable=SC2086  # BENCH_OPTS is a list of JVM flags, split on purpose
 exec java -Xms3g -Xmx3g -XX:+UseG1GC \
     --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED \
     --add-opens=java.base/java.lang=ALL-UNNAMED \

@@ -11,8 +11,10 @@ cd "$(dirname "$0")/.."
 
 first="${1:-00000000}"
 last="${2:-7fffffff}"
-jdk17_java="${JDK17_JAVA:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}"
-jdk25_java="${JDK25_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
+# shellcheck source=lib/common.sh
+source scripts/lib/common.sh   # JDK17_JAVA, JDK25_JAVA
+jdk17_java="$JDK17_JAVA"
+jdk25_java="$JDK25_JAVA"
 
 cargo build --quiet --release -p kjson-runtime --example float_exhaustive --example float_check
 target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"

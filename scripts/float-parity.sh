@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 
 seed="${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 count="${2:-1000000}"
-jdk17_java="${JDK17_JAVA:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}"
-jdk25_java="${JDK25_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
+# shellcheck source=lib/common.sh
+source scripts/lib/common.sh   # JDK17_JAVA, JDK25_JAVA
+jdk17_java="$JDK17_JAVA"
+jdk25_java="$JDK25_JAVA"
 echo "float parity: seed ${seed}, ${count} doubles + ${count} floats per JDK"
 
 cargo build --quiet --release -p kjson-runtime --example float_check

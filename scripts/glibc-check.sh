@@ -9,6 +9,7 @@
 # need it (`readelf --dyn-syms`) and the run fails. Finding no ELF file at all also fails: a
 # release without binaries is not a passing release.
 set -euo pipefail
+SCRIPT_LIB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib"
 
 floor=2.17
 paths=()
@@ -69,16 +70,7 @@ check_elf() {
 check_zip() {
   local zip="$1" dir="$work/zip$checked-$RANDOM" entry
   mkdir -p "$dir"
-  python3 - "$zip" "$dir" <<'EOF'
-import sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as z:
-    for info in z.infolist():
-        if info.is_dir():
-            continue
-        with z.open(info) as f:
-            if f.read(4) == b"\x7fELF":
-                z.extract(info, sys.argv[2])
-EOF
+  python3 "$SCRIPT_LIB/zip_extract.py" "$zip" "$dir" --elf >/dev/null
   while IFS= read -r -d '' entry; do
     check_elf "$entry" "$zip!/${entry#"$dir"/}"
   done < <(find "$dir" -type f -print0 | sort -z)

@@ -7,14 +7,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
+# shellcheck source=lib/common.sh
+source scripts/lib/common.sh   # step
+STEP_PREFIX=lint
 msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
-check() {
-  local name="$1" started; started=$(date +%s); shift
-  echo "lint: $name: $*"
-  "$@"
-  echo "lint: $name ok in $(( $(date +%s) - started )) s"
-}
+# check NAME COMMAND...: one timed step; the first failing one stops the lint.
+check() { step "$@" || exit 1; }
 
+# The versions and JDK paths have one source of truth (jvm/pom.xml, scripts/lib/common.sh).
+check versions python3 scripts/lib/check_versions.py
+# Every script: bash, sourced from the script's own folder (-x -P SCRIPTDIR follows `source`).
+mapfile -t shell_scripts < <(git ls-files -co --exclude-standard -- '*.sh' .ci/run)
+check shellcheck shellcheck -x -P SCRIPTDIR "${shell_scripts[@]}"
 check fmt cargo fmt --all -- --check
 check clippy cargo clippy --workspace --all-targets --locked -- -D warnings
 check doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

@@ -6,12 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mapfile -t crates < <(cargo metadata --no-deps --format-version 1 | python3 -c '
-import json, sys
-for package in json.load(sys.stdin)["packages"]:
-    if package["publish"] is None:
-        print(package["name"])
-')
+mapfile -t crates < <(cargo metadata --no-deps --format-version 1 | python3 scripts/lib/publishable_crates.py)
 echo "package-check: ${crates[*]}"
 args=()
 for crate in "${crates[@]}"; do args+=(-p "$crate"); done

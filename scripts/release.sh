@@ -41,24 +41,15 @@ done
 export PATH="$HOME/.cargo/bin:$PATH"
 # shellcheck source=cross-tools.sh
 source "$ROOT/scripts/cross-tools.sh"
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"   # step
 LOGS="$ROOT/target/release-logs"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kjson-release.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
-
-# step NAME COMMAND...: runs one step with its output in $LOGS/NAME.log.
-step() {
-  local name="$1"; shift
-  local log="$LOGS/$name.log" started; started=$(date +%s)
-  echo "release: $name ..."
-  if "$@" >"$log" 2>&1; then
-    echo "release: $name done in $(( $(date +%s) - started )) s"
-    return
-  fi
-  local status=$?
-  echo "release: FAILED: $name (exit $status after $(( $(date +%s) - started )) s); end of $log:" >&2
-  tail -n 40 "$log" | sed 's/^/  | /' >&2
-  exit 1
-}
+# Each step's output goes to $LOGS/NAME.log; a failing step shows the end of it and stops the run.
+STEP_PREFIX=release
+STEP_LOG_DIR="$LOGS"
+release_step() { step "$@" || exit 1; }
 
 platform_of() {
   case "$1" in
@@ -153,6 +144,7 @@ build_info() {
 }
 
 checksums() {
+  # shellcheck disable=SC2094  # find skips SHA256SUMS, so the file written is never one read
   (cd "$DIST" && find . -type f ! -name SHA256SUMS -printf '%P\n' | LC_ALL=C sort |
     xargs -d '\n' sha256sum >SHA256SUMS)
   wc -l <"$DIST/SHA256SUMS"
@@ -168,16 +160,16 @@ mkdir -p "$LOGS"
 rm -rf "$DIST"
 mkdir -p "$DIST"
 echo "release: into $DIST (step logs in $LOGS)"
-step tools ensure_zigbuild
+release_step tools ensure_zigbuild
 for target in "${RUST_TARGETS[@]}"; do
-  step "cargo-$target" build_target "$target"
-  step "collect-$target" collect_target "$target"
+  release_step "cargo-$target" build_target "$target"
+  release_step "collect-$target" collect_target "$target"
 done
-step maven-deploy maven_deploy
-step jars collect_jars
-step selftest-fixtures selftest_fixtures
-step glibc-check "$ROOT/scripts/glibc-check.sh" --floor "$GLIBC_FLOOR" "$DIST"
+release_step maven-deploy maven_deploy
+release_step jars collect_jars
+release_step selftest-fixtures selftest_fixtures
+release_step glibc-check "$ROOT/scripts/glibc-check.sh" --floor "$GLIBC_FLOOR" "$DIST"
 sed -n 's/^glibc-check: //p' "$LOGS/glibc-check.log" | tail -n 1 | sed 's/^/release: /'
-step build-info build_info
-step checksums checksums
+release_step build-info build_info
+release_step checksums checksums
 echo "release: $(wc -l <"$DIST/SHA256SUMS") files in $DIST, $(du -sh "$DIST" | cut -f1), in $(( $(date +%s) - started )) s"

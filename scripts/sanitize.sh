@@ -25,13 +25,17 @@ export RUSTDOCFLAGS="-Zsanitizer=address"
 # failed allocation as an error, which is what the hostile tests expect (ASan would abort).
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1"
 export CARGO_TARGET_DIR="${KJSON_ASAN_TARGET_DIR:-$HOME/.cache/kjson/asan-target}"
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"   # step
+STEP_PREFIX=sanitize
+# run NAME CARGO_TEST_ARGS...: one timed `cargo +nightly test` under ASan; a failing one stops.
 run() {
-  echo "=== sanitize: $*"
-  cargo +nightly test --target "$target" "$@"
+  local name="$1"; shift
+  step "$name" cargo +nightly test --target "$target" "$@" || exit 1
 }
-run -p kjson-runtime --lib
-run -p kjson-arrow --lib
-run -p kjson-jni --lib
-run -p kjson-arrow --test hostile
-run -p kjson-cli --lib --test hostile --test cli
+run runtime -p kjson-runtime --lib
+run arrow -p kjson-arrow --lib
+run jni -p kjson-jni --lib
+run arrow-hostile -p kjson-arrow --test hostile
+run cli -p kjson-cli --lib --test hostile --test cli
 echo "sanitize: no AddressSanitizer report in $(( $(date +%s) - started )) s"

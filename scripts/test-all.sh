@@ -6,23 +6,21 @@
 #   KJSON_FUZZ_SECONDS=N           seconds per fuzz target (default 20)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+cd "$ROOT" || exit 1
+# shellcheck source=lib/common.sh
+source scripts/lib/common.sh   # step, JDK25_JAVA
 
 passed=0
 failed=0
 failures=()
+# stage NAME COMMAND...: one step (timed, see common.sh); a failed stage is counted, the run goes on.
 stage() {
-  local name="$1"; shift
-  local started=$(date +%s)
   echo
-  echo "=== ${name}: $*"
-  if "$@"; then
+  if step "$@"; then
     passed=$((passed + 1))
-    echo "=== ${name}: OK in $(( $(date +%s) - started )) s"
   else
     failed=$((failed + 1))
-    failures+=("$name")
-    echo "=== ${name}: FAILED in $(( $(date +%s) - started )) s"
+    failures+=("$1")
   fi
 }
 
@@ -36,8 +34,7 @@ stage jvm-flink-2.2 mvn -q -f jvm/pom.xml -pl kjson-flink,kjson-flink-sql -am ve
 # JDK 25: the RowData paths (reproductions, differential test, parity) again on the newer JDK,
 # whose Double.toString is the JDK 19+ spelling, against Flink 2.2's and Flink 1.20's serializers.
 jvm_jdk25() {
-  local java="${JDK25_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
-  mvn -q -f jvm/pom.xml -pl kjson-flink,flink-1.20/kjson-flink -am verify -Dkjson.cargo.skip=true -Djvm="$java" \
+  mvn -q -f jvm/pom.xml -pl kjson-flink,flink-1.20/kjson-flink -am verify -Dkjson.cargo.skip=true -Djvm="$JDK25_JAVA" \
     -Dtest='RowDataDifferentialTest,TimestampCarriageTest,StringCarriageTest,OutOfContractValuesTest,ParityTest' \
     -Dsurefire.failIfNoSpecifiedTests=false
 }
@@ -49,8 +46,9 @@ stage jvm-flink-1.20 mvn -q -f jvm/pom.xml -pl flink-1.20/kjson-flink,flink-1.20
 # killed mid-job, then the savepoint switch kafka -> kjson-kafka -> kafka (docs/operations-cluster.md).
 # It takes the connector jar the jvm-flink-2.2 stage packaged (or builds one when there is none).
 cluster_quick() {
-  KJSON_CLUSTER_JAR="$(ls jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar 2>/dev/null | head -n 1)" \
-    scripts/cluster-test.sh --quick
+  local jars
+  jars="$(compgen -G "jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar" || true)"
+  KJSON_CLUSTER_JAR="$(head -n 1 <<< "$jars")" scripts/cluster-test.sh --quick
 }
 stage cluster-quick cluster_quick
 stage c-abi scripts/capi-test.sh

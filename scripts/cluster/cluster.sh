@@ -2,8 +2,11 @@
 # from the PyPI wheel (one JobManager, TaskManagers as separate JVMs), a KRaft broker as its own
 # process, the SQL client in embedded mode, and the REST calls the scenarios need. Everything
 # listens on 127.0.0.1. Expects: CACHE, WORK, PORT_BASE, HERE, JAVA.
+# shellcheck shell=bash
 
-FLINK_VERSION=2.2.1
+# shellcheck source=../lib/common.sh
+source "$HERE/lib/common.sh"
+FLINK_VERSION=$FLINK_2_2_VERSION
 KAFKA_PORT=$((PORT_BASE + 20))
 KAFKA_CONTROLLER_PORT=$((PORT_BASE + 21))
 REST_PORT=$((PORT_BASE + 2))
@@ -48,8 +51,8 @@ prepare_flink() {
     (cd "$unpack" && unzip -q "$wheel" 'pyflink/lib/*' 'pyflink/opt/*' 'pyflink/bin/*' && mv pyflink dist) \
       || die "unpacking $wheel failed"
   elif [[ -f $sdist ]]; then
-    tar -xzf "$sdist" -C "$unpack" "apache-flink-libraries-$FLINK_VERSION/deps" \
-      && mv "$unpack/apache-flink-libraries-$FLINK_VERSION/deps" "$unpack/dist" || die "unpacking $sdist failed"
+    { tar -xzf "$sdist" -C "$unpack" "apache-flink-libraries-$FLINK_VERSION/deps" \
+      && mv "$unpack/apache-flink-libraries-$FLINK_VERSION/deps" "$unpack/dist"; } || die "unpacking $sdist failed"
   else
     die "pip left neither a wheel nor a source archive of apache-flink-libraries $FLINK_VERSION in $CACHE/wheel"
   fi
@@ -73,7 +76,12 @@ write_lib() {
   mkdir -p "$WORK/lib"
   ln -sf "$FLINK_HOME"/lib/*.jar "$JARS"/flink/flink-sql-connector-kafka-*.jar "$WORK/lib/"
   ln -sf "$CONNECTOR_JAR" "$WORK/lib/"
-  FLINK_CLASSPATH=$(ls "$WORK"/lib/*.jar | grep -v flink-dist | tr '\n' ':')$FLINK_HOME/lib/flink-dist-$FLINK_VERSION.jar
+  local jar
+  FLINK_CLASSPATH=""
+  for jar in "$WORK"/lib/*.jar; do
+    [[ $jar == */flink-dist* ]] || FLINK_CLASSPATH+="$jar:"
+  done
+  FLINK_CLASSPATH+=$FLINK_HOME/lib/flink-dist-$FLINK_VERSION.jar
 }
 
 write_config() {
