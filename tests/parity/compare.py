@@ -66,16 +66,42 @@ def first_line(message: str) -> str:
     return message.strip().splitlines()[0].strip() if message.strip() else ""
 
 
-def message_lines(case_sql: Path) -> list:
-    """Flink lines whose message kjson must reproduce; by default all. A case header
-    `-- message-lines: 2.2 2.3` limits it where an older line fails earlier with its own wording
-    (kjson must still fail there)."""
+def header(case_sql: Path) -> dict:
+    """The case's leading `-- key: value` comment lines."""
+    found = {}
     for line in case_sql.read_text(encoding="utf-8").splitlines():
-        if line.startswith("-- message-lines:"):
-            return line.partition(":")[2].partition("(")[0].split()
         if not line.startswith("--"):
             break
-    return ["1.20", "2.2", "2.3"]
+        key, sep, value = line[2:].partition(":")
+        if sep:
+            found[key.strip()] = value.strip()
+    return found
+
+
+def expects_error(case_sql: Path) -> bool:
+    """`-- expect: error`: Flink must reject the case on every line (the oracle only warns)."""
+    return header(case_sql).get("expect") == "error"
+
+
+def message_rule(case_sql: Path, line: str):
+    """What kjson's stderr must contain when Flink rejects the case on LINE: (None, None) for
+    Flink's own innermost message (the default), else (text, why) from the case's
+    `-- message-lines: 2.2 2.3 (why the other lines differ)` and `-- message-elsewhere: TEXT`:
+    on a line outside message-lines kjson must print TEXT (its own wording of the same refusal),
+    so that another failure (a crash, an unreadable input) cannot pass. A malformed header is an
+    error (ValueError)."""
+    h = header(case_sql)
+    if "message-lines" not in h:
+        return None, None
+    lines, _, why = h["message-lines"].partition("(")
+    why = why.rstrip(")").strip()
+    elsewhere = h.get("message-elsewhere", "")
+    if not why or not elsewhere:
+        raise ValueError("'-- message-lines:' needs a reason in parentheses and a "
+                         "'-- message-elsewhere: TEXT' line (what kjson prints on the other lines)")
+    if line in lines.split():
+        return None, None
+    return elsewhere, why
 
 
 def records(data: bytes) -> list:
@@ -131,14 +157,30 @@ def check_case(kjson, cases_dir, case_dir, line, jdk, tmp, matches):
     meta = read_meta(case_dir / "meta.txt")
     if "outcome" not in meta:
         return "the oracle produced no verdict for this case (see the oracle log)"
-    rc, stderr, keys, values, cmd = run_kjson(kjson, cases_dir / f"{case}.sql", case_dir, line, jdk, tmp)
+    case_sql = cases_dir / f"{case}.sql"
+    declared_error = expects_error(case_sql)
+    if declared_error and meta["outcome"] != "error":
+        return (f"the case declares '-- expect: error' but Flink {line} accepted it: make it an accept "
+                f"case (drop the line) if that is right")
+    if not declared_error and meta["outcome"] == "error":
+        return (f"Flink {line} rejected it ({meta.get('error_stage', '?')}: "
+                f"{first_line(innermost_message(case_dir / 'error.txt'))}) but the case does not declare "
+                f"'-- expect: error'")
+    rc, stderr, keys, values, cmd = run_kjson(kjson, case_sql, case_dir, line, jdk, tmp)
     if meta["outcome"] == "error":
         wanted = first_line(innermost_message(case_dir / "error.txt"))
         stage = meta.get("error_stage", "?")
         if rc is None or rc == 0:
             return f"Flink rejects it ({stage}: {wanted}) but kjson exited {rc}"
-        if wanted not in stderr and line not in message_lines(cases_dir / f"{case}.sql"):
-            matches.setdefault(case, [f"(exit only on {line}) " + wanted, 0])[1] += 1
+        try:
+            elsewhere, why = message_rule(case_sql, line)
+        except ValueError as e:
+            return f"{case_sql.name}: {e}"
+        if elsewhere is not None:
+            if elsewhere not in stderr:
+                return (f"on Flink {line} ({why}) kjson must fail with its own message\n"
+                        f"    wanted: {elsewhere}\n    kjson:  {stderr.strip()[-600:]}")
+            matches.setdefault(case, [f"(kjson's wording on {line}) " + elsewhere, 0])[1] += 1
             return None
         if wanted not in stderr:
             return (f"kjson failed as Flink did ({stage}) but its stderr lacks Flink's innermost message\n"

@@ -1,6 +1,7 @@
 package org.kjson.flink.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.ExplainDetail;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.ValidationException;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,9 +36,23 @@ class PlanningErrorsTest {
 
     @Test
     void validTablesPlan() {
-        plan("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))", "'format' = 'json'");
-        plan("kjson-upsert-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED)",
-                "'key.format' = 'json', 'value.format' = 'json', 'value.json.encode.ignore-null-fields' = 'true'");
+        assertKjsonOperatorsIn(plan("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))", "'format' = 'json'"));
+        assertKjsonOperatorsIn(plan("kjson-upsert-kafka",
+                "(id BIGINT, name STRING, ts TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED)",
+                "'key.format' = 'json', 'value.format' = 'json', 'value.json.encode.ignore-null-fields' = 'true'"));
+    }
+
+    /** The stock 'kafka' connector's plan has neither: the check sees which sink was planned. */
+    @Test
+    void stockKafkaPlansWithoutTheKjsonOperator() {
+        String plan = plan("kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))", "'format' = 'json'");
+        assertFalse(plan.contains("kjson-encode"), plan);
+    }
+
+    /** The execution plan (the operators the sink translates to) holds kjson's encoder and its Kafka sink. */
+    private static void assertKjsonOperatorsIn(String plan) {
+        assertTrue(plan.contains("\"kjson-encode\""), plan);
+        assertTrue(plan.contains("Sink: kafka events"), plan);
     }
 
     @Test
@@ -176,9 +192,10 @@ class PlanningErrorsTest {
         return error.getMessage();
     }
 
-    private static void plan(String connector, String columns, String options) {
+    /** Plans the insert down to the operators (the JSON execution plan) and returns that plan. */
+    private static String plan(String connector, String columns, String options) {
         String name = createSink(connector, columns, options, null);
-        tableEnv.explainSql("INSERT INTO " + name + " SELECT * FROM src");
+        return tableEnv.explainSql("INSERT INTO " + name + " SELECT * FROM src", ExplainDetail.JSON_EXECUTION_PLAN);
     }
 
     private static String createSink(String connector, String columns, String options, String topicOption) {
