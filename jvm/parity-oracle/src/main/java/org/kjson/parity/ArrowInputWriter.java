@@ -12,7 +12,6 @@ import java.util.SplittableRandom;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -56,6 +55,7 @@ import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.MultisetType;
 import org.apache.flink.table.types.logical.RowType;
@@ -69,22 +69,45 @@ import org.apache.flink.table.types.logical.TimestampType;
  * field for maps that carry null keys. A trailing non-null Int8 column {@code __row_kind} holds
  * {@code RowKind.toByteValue()}.
  *
+ * <p>The decode oracle writes Flink's decoded rows with the {@link Layout#DECODE_OUTPUT} variant
+ * of the same mapping (see {@link #writeDecoded}).
+ *
  * <p>This writer is the oracle's own on purpose, not kjson-flink's {@code RowDataArrowWriter}: the
  * parity inputs must not come from the product under test, so a mapping mistake in the product's
  * writer cannot hide behind the same mistake in the inputs it is judged on.
  */
-final class ArrowInputWriter {
+public final class ArrowInputWriter {
 
-    static final String ROW_KIND_COLUMN = "__row_kind";
+    public static final String ROW_KIND_COLUMN = "__row_kind";
+    /** Decode output: the index of the input record a row came from. */
+    public static final String RECORD_COLUMN = "__record";
 
-    private ArrowInputWriter() {}
+    /** Which side of the harness the file is for. */
+    public enum Layout {
+        /** kjson's encode input: ArrowUtils' nullability, FixedSizeBinary, Timestamp(NANOSECOND) for 7..9. */
+        ENCODE_INPUT,
+        /**
+         * Flink's decoded rows: every field nullable but map keys (a decoder writes null wherever
+         * the JSON has it), BINARY(n) as Binary (the length is not enforced on read), TIMESTAMP(7..9)
+         * as TimestampData's (epoch_millis, nano_of_milli) struct, and a trailing {@code __record}.
+         */
+        DECODE_OUTPUT
+    }
+
+    private final Layout layout;
+    /** Decoded values whose digits are finer than their Arrow unit (written truncated), described. */
+    private final List<String> truncated = new ArrayList<>();
+
+    private ArrowInputWriter(Layout layout) {
+        this.layout = layout;
+    }
 
     /**
      * How maps and multisets whose key type is nullable are written when the case puts null keys
      * into them. arrow-rs (60.1) refuses both a nullable Map key field ("Map key field must not be
      * nullable") and nulls in a non-nullable one, so the carrier is selectable.
      */
-    enum NullKeys {
+    public enum NullKeys {
         /** No null keys: every map key field is NOT NULL, as in ArrowUtils. */
         NONE,
         /** Arrow Map whose key field is declared nullable (arrow-input.md's contract). */
@@ -94,16 +117,36 @@ final class ArrowInputWriter {
     }
 
     static Schema schema(RowType rowType, NullKeys nullKeys) {
+        return new ArrowInputWriter(Layout.ENCODE_INPUT).schemaOf(rowType, nullKeys);
+    }
+
+    private Schema schemaOf(RowType rowType, NullKeys nullKeys) {
         List<Field> fields = new ArrayList<>();
         for (RowType.RowField f : rowType.getFields()) {
             fields.add(field(f.getName(), f.getType(), nullKeys));
         }
         fields.add(new Field(ROW_KIND_COLUMN, FieldType.notNullable(new ArrowType.Int(8, true)), null));
+        if (layout == Layout.DECODE_OUTPUT) {
+            fields.add(new Field(RECORD_COLUMN, FieldType.notNullable(new ArrowType.Int(32, true)), null));
+        }
         return new Schema(fields);
     }
 
-    private static Field field(String name, LogicalType type, NullKeys nullKeys) {
+    private Field field(String name, LogicalType type, NullKeys nullKeys) {
+        return field(name, type, nullKeys, false);
+    }
+
+    private Field field(String name, LogicalType type, NullKeys nullKeys, boolean mapKey) {
+        boolean nullable = layout == Layout.DECODE_OUTPUT ? !mapKey : type.isNullable();
+        if (layout == Layout.DECODE_OUTPUT && timestampPrecision(type) > 6) {
+            return new Field(name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null), List.of(
+                    new Field("epoch_millis", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+                    new Field("nano_of_milli", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
+        }
         ArrowType arrowType = arrowType(type);
+        if (layout == Layout.DECODE_OUTPUT && type.getTypeRoot() == LogicalTypeRoot.BINARY) {
+            arrowType = ArrowType.Binary.INSTANCE;
+        }
         List<Field> children = null;
         switch (type.getTypeRoot()) {
             case ARRAY:
@@ -129,13 +172,24 @@ final class ArrowInputWriter {
             default:
                 break;
         }
-        return new Field(name, new FieldType(type.isNullable(), arrowType, null), children);
+        return new Field(name, new FieldType(nullable, arrowType, null), children);
     }
 
     /** ArrowUtils' map layout: a non-null struct "items" of "key" and "value". */
-    private static Field entries(LogicalType keyType, LogicalType valueType, NullKeys nullKeys) {
+    private Field entries(LogicalType keyType, LogicalType valueType, NullKeys nullKeys) {
         return new Field("items", FieldType.notNullable(ArrowType.Struct.INSTANCE),
-                List.of(field("key", keyType, nullKeys), field("value", valueType, nullKeys)));
+                List.of(field("key", keyType, nullKeys, true), field("value", valueType, nullKeys)));
+    }
+
+    /** The precision of a TIMESTAMP / TIMESTAMP_LTZ, -1 for other types. */
+    private static int timestampPrecision(LogicalType type) {
+        if (type instanceof TimestampType t) {
+            return t.getPrecision();
+        }
+        if (type instanceof LocalZonedTimestampType t) {
+            return t.getPrecision();
+        }
+        return -1;
     }
 
     private static ArrowType arrowType(LogicalType type) {
@@ -186,10 +240,59 @@ final class ArrowInputWriter {
      */
     static void write(Path file, RowType rowType, NullKeys nullKeys, List<? extends RowData> rows,
             List<Integer> batchSizes) throws IOException {
+        new ArrowInputWriter(Layout.ENCODE_INPUT).writeFile(file, rowType, nullKeys, rows, null, batchSizes);
+    }
+
+    /**
+     * Writes decoded rows in the {@link Layout#DECODE_OUTPUT} layout: the physical fields (the
+     * first {@code rowType.getFieldCount()} of each row), {@code __row_kind} and {@code __record}
+     * ({@code records.get(i)} for row i), in batches of at most {@code maxBatch} rows (one empty
+     * batch when there are no rows).
+     *
+     * @return the values written truncated to their Arrow unit (finer digits than the declared
+     *     precision), one description each
+     */
+    public static List<String> writeDecoded(Path file, RowType rowType, List<? extends RowData> rows,
+            List<Integer> records, int maxBatch) throws IOException {
+        List<Integer> batches = new ArrayList<>();
+        for (int left = rows.size(); left > 0; left -= Math.min(left, maxBatch)) {
+            batches.add(Math.min(left, maxBatch));
+        }
+        if (batches.isEmpty()) {
+            batches.add(0);
+        }
+        ArrowInputWriter writer = new ArrowInputWriter(Layout.DECODE_OUTPUT);
+        // Nullable getters throughout: a decoder leaves a NOT NULL field null when the JSON lacks it.
+        writer.writeFile(file, (RowType) nullable(rowType), NullKeys.NONE, rows, records, batches);
+        return writer.truncated;
+    }
+
+    private static LogicalType nullable(LogicalType type) {
+        if (type instanceof RowType r) {
+            List<RowType.RowField> fields = new ArrayList<>();
+            for (RowType.RowField f : r.getFields()) {
+                fields.add(new RowType.RowField(f.getName(), nullable(f.getType()), f.getDescription().orElse(null)));
+            }
+            return new RowType(true, fields);
+        }
+        if (type instanceof ArrayType a) {
+            return new ArrayType(true, nullable(a.getElementType()));
+        }
+        if (type instanceof MapType m) {
+            return new MapType(true, nullable(m.getKeyType()), nullable(m.getValueType()));
+        }
+        if (type instanceof MultisetType m) {
+            return new MultisetType(true, nullable(m.getElementType()));
+        }
+        return type.copy(true);
+    }
+
+    private void writeFile(Path file, RowType rowType, NullKeys nullKeys, List<? extends RowData> rows,
+            List<Integer> records, List<Integer> batchSizes) throws IOException {
         // arrow-java refuses to build a MapVector whose key field is nullable, so the vectors are
         // built from the schema with non-null map keys while the file declares the nullable-key
         // schema; the validity buffers of the key vectors carry the null keys either way.
-        Schema declared = schema(rowType, nullKeys);
+        Schema declared = schemaOf(rowType, nullKeys);
         Schema buildable = withNonNullMapKeys(declared);
         try (BufferAllocator allocator = new RootAllocator();
                 VectorSchemaRoot root = new VectorSchemaRoot(
@@ -199,7 +302,8 @@ final class ArrowInputWriter {
             writer.start();
             int start = 0;
             for (int size : batchSizes) {
-                fillBatch(root, rowType, rows.subList(start, start + size));
+                fillBatch(root, rowType, rows.subList(start, start + size),
+                        records == null ? null : records.subList(start, start + size));
                 writer.writeBatch();
                 start += size;
             }
@@ -270,7 +374,7 @@ final class ArrowInputWriter {
         return new Field(field.getName(), type, children);
     }
 
-    private static void fillBatch(VectorSchemaRoot root, RowType rowType, List<? extends RowData> rows) {
+    private void fillBatch(VectorSchemaRoot root, RowType rowType, List<? extends RowData> rows, List<Integer> records) {
         root.clear();
         root.allocateNew();
         List<FieldVector> vectors = root.getFieldVectors();
@@ -282,11 +386,14 @@ final class ArrowInputWriter {
                 writeValue(vectors.get(c), i, type, value);
             }
             ((TinyIntVector) vectors.get(rowType.getFieldCount())).setSafe(i, row.getRowKind().toByteValue());
+            if (records != null) {
+                ((IntVector) vectors.get(rowType.getFieldCount() + 1)).setSafe(i, records.get(i));
+            }
         }
         root.setRowCount(rows.size());
     }
 
-    private static void writeValue(FieldVector vector, int index, LogicalType type, Object value) {
+    private void writeValue(FieldVector vector, int index, LogicalType type, Object value) {
         if (value == null) {
             vector.setNull(index);
             return;
@@ -306,12 +413,18 @@ final class ArrowInputWriter {
             case VARCHAR:
                 ((VarCharVector) vector).setSafe(index, value.toString().getBytes(StandardCharsets.UTF_8));
                 break;
-            case BINARY: ((FixedSizeBinaryVector) vector).setSafe(index, (byte[]) value); break;
+            case BINARY:
+                if (vector instanceof FixedSizeBinaryVector v) {
+                    v.setSafe(index, (byte[]) value);
+                } else {
+                    ((VarBinaryVector) vector).setSafe(index, (byte[]) value);
+                }
+                break;
             case VARBINARY: ((VarBinaryVector) vector).setSafe(index, (byte[]) value); break;
             case DATE: ((DateDayVector) vector).setSafe(index, (Integer) value); break;
             case TIME_WITHOUT_TIME_ZONE: writeTime(vector, index, (Integer) value); break;
             case TIMESTAMP_WITHOUT_TIME_ZONE:
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: writeTimestamp((BaseFixedWidthVector) vector, index, (TimestampData) value); break;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: writeTimestamp(vector, index, (TimestampData) value); break;
             case ARRAY: writeArray((ListVector) vector, index, ((ArrayType) type).getElementType(), (ArrayData) value); break;
             case MAP: {
                 MapType m = (MapType) type;
@@ -319,15 +432,19 @@ final class ArrowInputWriter {
                 break;
             }
             case MULTISET:
-                writeMap((ListVector) vector, index, ((MultisetType) type).getElementType(), new IntType(false), (MapData) value);
+                writeMap((ListVector) vector, index, ((MultisetType) type).getElementType(),
+                        new IntType(layout == Layout.DECODE_OUTPUT), (MapData) value);
                 break;
             case ROW: writeRow((StructVector) vector, index, (RowType) type, (RowData) value); break;
             default: throw new UnsupportedOperationException("oracle: no Arrow writer for type " + type);
         }
     }
 
-    private static void writeTime(FieldVector vector, int index, int millisOfDay) {
+    private void writeTime(FieldVector vector, int index, int millisOfDay) {
         if (vector instanceof TimeSecVector v) {
+            if (millisOfDay % 1000 != 0) {
+                truncated.add(vector.getName() + ": TIME millis of day " + millisOfDay + " in Time32(SECOND)");
+            }
             v.setSafe(index, millisOfDay / 1000);
         } else if (vector instanceof TimeMilliVector v) {
             v.setSafe(index, millisOfDay);
@@ -338,21 +455,36 @@ final class ArrowInputWriter {
         }
     }
 
-    private static void writeTimestamp(BaseFixedWidthVector vector, int index, TimestampData t) {
+    private void writeTimestamp(FieldVector vector, int index, TimestampData t) {
         long millis = t.getMillisecond();
         long nanoOfMilli = t.getNanoOfMillisecond();
-        if (vector instanceof TimeStampSecVector v) {
+        if (vector instanceof StructVector v) {
+            v.setIndexDefined(index);
+            ((BigIntVector) v.getChildByOrdinal(0)).setSafe(index, millis);
+            ((IntVector) v.getChildByOrdinal(1)).setSafe(index, (int) nanoOfMilli);
+        } else if (vector instanceof TimeStampSecVector v) {
+            noteTruncation(vector, t, Math.floorMod(millis, 1000) != 0 || nanoOfMilli != 0, "SECOND");
             v.setSafe(index, Math.floorDiv(millis, 1000));
         } else if (vector instanceof TimeStampMilliVector v) {
+            noteTruncation(vector, t, nanoOfMilli != 0, "MILLISECOND");
             v.setSafe(index, millis);
         } else if (vector instanceof TimeStampMicroVector v) {
+            noteTruncation(vector, t, nanoOfMilli % 1_000 != 0, "MICROSECOND");
             v.setSafe(index, millis * 1_000 + nanoOfMilli / 1_000);
         } else {
             ((TimeStampNanoVector) vector).setSafe(index, millis * 1_000_000 + nanoOfMilli);
         }
     }
 
-    private static void writeArray(ListVector vector, int index, LogicalType elementType, ArrayData array) {
+    /** A decoder keeps the digits it parsed whatever the precision; the unit cannot hold them all. */
+    private void noteTruncation(FieldVector vector, TimestampData t, boolean finer, String unit) {
+        if (finer) {
+            truncated.add(vector.getName() + ": " + t + " (millis " + t.getMillisecond() + ", nanos of milli "
+                    + t.getNanoOfMillisecond() + ") in Timestamp(" + unit + ")");
+        }
+    }
+
+    private void writeArray(ListVector vector, int index, LogicalType elementType, ArrayData array) {
         int offset = vector.startNewValue(index);
         FieldVector child = vector.getDataVector();
         ArrayData.ElementGetter getter = ArrayData.createElementGetter(elementType);
@@ -363,7 +495,7 @@ final class ArrowInputWriter {
     }
 
     /** Entries in the map data's key-array order, which is the order Flink's encoder walks. */
-    private static void writeMap(ListVector vector, int index, LogicalType keyType, LogicalType valueType, MapData map) {
+    private void writeMap(ListVector vector, int index, LogicalType keyType, LogicalType valueType, MapData map) {
         int offset = vector.startNewValue(index);
         StructVector entries = (StructVector) vector.getDataVector();
         FieldVector keys = (FieldVector) entries.getChildByOrdinal(0);
@@ -380,7 +512,7 @@ final class ArrowInputWriter {
         vector.endValue(index, map.size());
     }
 
-    private static void writeRow(StructVector vector, int index, RowType type, RowData row) {
+    private void writeRow(StructVector vector, int index, RowType type, RowData row) {
         vector.setIndexDefined(index);
         for (int i = 0; i < type.getFieldCount(); i++) {
             LogicalType fieldType = type.getTypeAt(i);

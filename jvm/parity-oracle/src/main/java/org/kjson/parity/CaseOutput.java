@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /** The files of one case directory: expected bytes, error chain, meta. */
-final class CaseOutput {
+public final class CaseOutput {
 
     static final String INPUT = "input.arrow";
     static final String KEYS = "keys.expected";
@@ -78,7 +78,7 @@ final class CaseOutput {
     }
 
     /** The deepest non-empty message of the cause chain (what kjson's error must contain). */
-    static String innermostMessage(Throwable error) {
+    public static String innermostMessage(Throwable error) {
         String innermost = "";
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Throwable t = error; t != null && seen.add(t); t = t.getCause()) {
@@ -90,7 +90,7 @@ final class CaseOutput {
     }
 
     /** Keeps each message on one line: backslash, newline and CR become \\, \n, \r. */
-    static String escape(String message) {
+    public static String escape(String message) {
         return message.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r");
     }
 

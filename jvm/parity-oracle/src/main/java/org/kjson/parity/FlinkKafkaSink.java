@@ -12,6 +12,7 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.internal.TableEnvironmentInternal;
 import org.apache.flink.table.catalog.Column;
@@ -36,40 +37,40 @@ import org.kjson.testkit.TableSinkContext;
  * encoders), and the {@code KafkaSink} it returns hands over its
  * {@code DynamicKafkaRecordSerializationSchema}.
  */
-final class FlinkKafkaSink {
+public final class FlinkKafkaSink {
 
     static final String TABLE_API_PATH_NAME =
             "table-api: TableApiDdl -> TableEnvironment.createTable(TableDescriptor) -> ResolvedCatalogTable"
                     + " -> FactoryUtil.createDynamicTableSink -> KafkaDynamicSink.getSinkRuntimeProvider"
                     + " -> KafkaSink.recordSerializer (DynamicKafkaRecordSerializationSchema.serialize)";
 
-    static final String PATH_NAME =
+    public static final String PATH_NAME =
             "sql: TableEnvironment DDL -> ResolvedCatalogTable -> FactoryUtil.createDynamicTableSink"
                     + " -> KafkaDynamicSink.getSinkRuntimeProvider -> KafkaSink.recordSerializer"
                     + " (DynamicKafkaRecordSerializationSchema.serialize)";
 
     private final TableEnvironment tableEnv;
 
-    FlinkKafkaSink() {
+    public FlinkKafkaSink() {
         this.tableEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
     }
 
     /** A DDL that Flink accepted into its catalog, with the schema the planner resolved. */
-    record ResolvedTable(ObjectIdentifier id, ResolvedCatalogTable table) {
-        RowType physicalRowType() {
+    public record ResolvedTable(ObjectIdentifier id, ResolvedCatalogTable table) {
+        public RowType physicalRowType() {
             return (RowType) table.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
         }
 
-        Map<String, String> options() {
+        public Map<String, String> options() {
             return table.getOptions();
         }
     }
 
     /** The connector's serializer, opened, plus how many metadata fields follow the physical ones. */
-    record RecordSerializer(KafkaRecordSerializationSchema<RowData> schema, int metadataArity, String connectorJar) {}
+    public record RecordSerializer(KafkaRecordSerializationSchema<RowData> schema, int metadataArity, String connectorJar) {}
 
     /** Runs the DDL (or, for {@code tableApi}, registers its {@link TableApiDdl} descriptor). */
-    ResolvedTable createTable(String ddl, boolean tableApi) {
+    public ResolvedTable createTable(String ddl, boolean tableApi) {
         Set<String> before = new HashSet<>(List.of(tableEnv.listTables()));
         if (tableApi) {
             TableApiDdl.Table table = TableApiDdl.parse(ddl);
@@ -91,11 +92,16 @@ final class FlinkKafkaSink {
         return new ResolvedTable(id, (ResolvedCatalogTable) base);
     }
 
-    void dropTable(ObjectIdentifier id) {
+    /** The session's configuration, which the planner would hand to the factories. */
+    public TableConfig config() {
+        return tableEnv.getConfig();
+    }
+
+    public void dropTable(ObjectIdentifier id) {
         tableEnv.executeSql("DROP TABLE IF EXISTS " + id.asSerializableString());
     }
 
-    RecordSerializer createSerializer(ResolvedTable resolved) throws Exception {
+    public RecordSerializer createSerializer(ResolvedTable resolved) throws Exception {
         DynamicTableSink sink = FactoryUtil.createDynamicTableSink(
                 null, resolved.id(), resolved.table(), Collections.emptyMap(), tableEnv.getConfig(),
                 Thread.currentThread().getContextClassLoader(), false);
@@ -150,7 +156,7 @@ final class FlinkKafkaSink {
     }
 
     /** The Flink version of the jars on the classpath, e.g. "2.3.0". */
-    static String flinkVersion() {
+    public static String flinkVersion() {
         try {
             Class<?> info = Class.forName("org.apache.flink.runtime.util.EnvironmentInformation");
             return String.valueOf(info.getMethod("getVersion").invoke(null));

@@ -1,6 +1,5 @@
 package org.kjson.parity;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -207,13 +206,8 @@ public final class Oracle {
         System.out.printf("[oracle %s jdk%s] WARN %s %s%n", args.line(), Runtime.version().feature(), c.name(), message);
     }
 
-    /** The case's own stream: the run seed mixed with a stable 64-bit FNV-1a hash of its name. */
     private long caseSeed(ParityCase c) {
-        long hash = 0xcbf29ce484222325L;
-        for (byte b : c.name().getBytes(StandardCharsets.UTF_8)) {
-            hash = (hash ^ (b & 0xff)) * 0x100000001b3L;
-        }
-        return args.seed() ^ hash;
+        return c.seed(args.seed());
     }
 
     /** Null map keys are generated when any json side of the case drops or spells them. */

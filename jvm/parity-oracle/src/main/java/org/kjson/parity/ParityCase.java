@@ -22,10 +22,10 @@ import java.util.stream.Stream;
  *       parser, for column types the SQL DDL grammar lacks (INTERVAL); see {@link TableApiDdl}.
  * </ul>
  */
-record ParityCase(
+public record ParityCase(
         String name, String ddl, String purpose, boolean expectError, boolean forceNullMapKeys, boolean tableApi) {
 
-    static List<ParityCase> readAll(Path dir, List<String> only) throws IOException {
+    public static List<ParityCase> readAll(Path dir, List<String> only) throws IOException {
         List<Path> files;
         try (Stream<Path> listing = Files.list(dir)) {
             files = listing.filter(p -> p.getFileName().toString().endsWith(".sql")).sorted().toList();
@@ -40,7 +40,7 @@ record ParityCase(
         return cases;
     }
 
-    static ParityCase read(Path file) throws IOException {
+    public static ParityCase read(Path file) throws IOException {
         String fileName = file.getFileName().toString();
         String name = fileName.substring(0, fileName.length() - ".sql".length());
         String text = Files.readString(file, StandardCharsets.UTF_8);
@@ -64,6 +64,15 @@ record ParityCase(
             throw new IOException(file + ": missing '-- purpose:' comment");
         }
         return new ParityCase(name, statementOf(text), purpose, expectError, forceNullMapKeys, tableApi);
+    }
+
+    /** The case's own random stream: the run seed mixed with a stable 64-bit FNV-1a hash of its name. */
+    public long seed(long runSeed) {
+        long hash = 0xcbf29ce484222325L;
+        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
+            hash = (hash ^ (b & 0xff)) * 0x100000001b3L;
+        }
+        return runSeed ^ hash;
     }
 
     /** The DDL without the trailing semicolon (TableEnvironment.executeSql takes one statement). */

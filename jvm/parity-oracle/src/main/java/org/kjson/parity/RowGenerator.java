@@ -32,7 +32,7 @@ import org.apache.flink.types.RowKind;
  * about 15% wherever the type is nullable, empty and nested collections, and (when the case
  * allows) null map keys and keys equal to the map-null-key literal.
  */
-final class RowGenerator {
+public final class RowGenerator {
 
     private static final RowKind[] KINDS = {RowKind.INSERT, RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE};
 
@@ -44,14 +44,14 @@ final class RowGenerator {
      * @param nullMapKeys whether maps with a nullable key type get null keys
      * @param literalKeys map-null-key literals of the case, sometimes used as real keys too
      */
-    RowGenerator(long seed, boolean nullMapKeys, List<String> literalKeys) {
+    public RowGenerator(long seed, boolean nullMapKeys, List<String> literalKeys) {
         this.random = new SplittableRandom(seed);
         this.nullMapKeys = nullMapKeys;
         this.literalKeys = literalKeys;
     }
 
     /** A top-level row: physical fields, then {@code extraNullFields} null metadata fields. */
-    GenericRowData row(RowType type, int extraNullFields) {
+    public GenericRowData row(RowType type, int extraNullFields) {
         GenericRowData row = new GenericRowData(KINDS[random.nextInt(KINDS.length)], type.getFieldCount() + extraNullFields);
         for (int i = 0; i < type.getFieldCount(); i++) {
             row.setField(i, value(type.getTypeAt(i), 0));

@@ -1,0 +1,37 @@
+-- purpose: every scalar type at top level (nullable and NOT NULL), kafka json value only, default options (parser path on 2.x)
+CREATE TABLE json_scalars (
+  b BOOLEAN,
+  b_nn BOOLEAN NOT NULL,
+  ti TINYINT,
+  si SMALLINT,
+  i INT,
+  i_nn INT NOT NULL,
+  bi BIGINT,
+  f FLOAT,
+  d DOUBLE,
+  dec_5_0 DECIMAL(5, 0),
+  dec_10_2 DECIMAL(10, 2),
+  dec_38_18 DECIMAL(38, 18),
+  dec_default DECIMAL,
+  ch CHAR(5),
+  vc VARCHAR(20),
+  s STRING,
+  bin BINARY(4),
+  vbin VARBINARY(10),
+  bytes_col BYTES,
+  dt DATE,
+  tm0 TIME(0),
+  tm3 TIME(3),
+  ts0 TIMESTAMP(0),
+  ts3 TIMESTAMP(3),
+  ts6 TIMESTAMP(6),
+  ts9 TIMESTAMP(9),
+  ltz3 TIMESTAMP_LTZ(3),
+  ltz9 TIMESTAMP_LTZ(9)
+) WITH (
+  'connector' = 'kafka',
+  'topic' = 'json_scalars',
+  'properties.bootstrap.servers' = 'localhost:9092',
+  'scan.startup.mode' = 'earliest-offset',
+  'format' = 'json'
+);
