@@ -19,6 +19,10 @@ struct Cli {
 enum Command {
     /// Encode an Arrow IPC file or stream through a Kafka sink DDL into key and value records.
     Encode(cli::encode::EncodeArgs),
+    /// Decode Kafka records through a table's DDL into Arrow, as Flink's deserializers read them.
+    Decode(cli::decode::DecodeArgs),
+    /// Compare two Arrow IPC files row by row, value by value.
+    Diff(cli::diff::DiffArgs),
     /// Print the resolved sink spec of a DDL: columns, key and value projections, options.
     Inspect(cli::inspect::InspectArgs),
     /// Generate Nexmark data, encode it through the query's sink, and report throughput.
@@ -32,6 +36,8 @@ enum Command {
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Encode(args) => cli::encode::run_encode(&args),
+        Command::Decode(args) => cli::decode::run_decode(&args),
+        Command::Diff(args) => cli::diff::run_diff(&args),
         Command::Inspect(args) => cli::inspect::run_inspect(&args),
         Command::Nexmark(args) => cli::nexmark::run_nexmark(&args).map(|report| println!("{report}")),
         Command::Codegen(args) => cli::codegen::run_codegen(&args),

@@ -35,6 +35,9 @@ pub enum KjsonError {
     /// A value Flink cannot hold (a timestamp past Flink's range, nanoseconds of a millisecond
     /// outside 0..=999_999): refused rather than written as another value.
     Value { message: String },
+    /// A Kafka record the format cannot read (Flink's deserializer throws): `record` is its
+    /// index in the batch handed to the decoder.
+    Record { record: usize, message: String },
 }
 
 impl KjsonError {
@@ -80,7 +83,8 @@ impl KjsonError {
             | KjsonError::Schema { message }
             | KjsonError::MapNullKey { message }
             | KjsonError::Limit { message }
-            | KjsonError::Value { message } => message,
+            | KjsonError::Value { message }
+            | KjsonError::Record { message, .. } => message,
         }
     }
 
@@ -104,6 +108,7 @@ impl fmt::Display for KjsonError {
             KjsonError::MapNullKey { .. } => "null map key",
             KjsonError::Limit { .. } => "limit exceeded",
             KjsonError::Value { .. } => "invalid value",
+            KjsonError::Record { record, .. } => return write!(f, "record {record}: {}", self.message()),
         };
         match self.position() {
             Some(p) => write!(f, "{kind} at {p}: {}", self.message()),

@@ -3,10 +3,13 @@
 //!
 //! Data flows one way, and the folders follow it:
 //! `sql` (DDL text) -> `spec` ([`SinkSpec`]) -> `encode` (plan on the first batch, bind, row
-//! loop, value writers) -> [`KeyValueSlabs`]. `format` and `float` spell single values;
+//! loop, value writers) -> [`KeyValueSlabs`]; the read side goes back: Kafka records -> `decode`
+//! (Flink's JSON deserializers, record by record) -> an Arrow batch. `format` and `float` spell single values;
 //! `types`, `options` and `error` are the vocabulary every stage shares.
 #![deny(unsafe_op_in_unsafe_fn)]
 
+#[cfg(feature = "arrow")]
+pub mod decode;
 #[cfg(feature = "arrow")]
 pub mod encode;
 pub mod error;

@@ -18,7 +18,7 @@ pub enum MapNullKeyMode {
     Literal,
 }
 
-/// The resolved encoder options of one side (key or value) of the sink.
+/// The resolved format options of one side (key or value) of the sink.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct JsonOptions {
     pub timestamp_format: TimestampFormat,
@@ -26,6 +26,12 @@ pub struct JsonOptions {
     pub map_null_key_literal: String,
     pub encode_decimal_as_plain_number: bool,
     pub ignore_null_fields: bool,
+    /// Read side: `fail-on-missing-field`.
+    pub fail_on_missing_field: bool,
+    /// Read side: `ignore-parse-errors` (a bad field is null, a bad message yields no row).
+    pub ignore_parse_errors: bool,
+    /// Read side: `decode.json-parser.enabled` (json; true unless set to false).
+    pub json_parser: bool,
 }
 
 impl TimestampFormat {
@@ -57,6 +63,9 @@ impl Default for JsonOptions {
             map_null_key_literal: "null".to_string(),
             encode_decimal_as_plain_number: false,
             ignore_null_fields: false,
+            fail_on_missing_field: false,
+            ignore_parse_errors: false,
+            json_parser: true,
         }
     }
 }

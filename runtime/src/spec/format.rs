@@ -78,7 +78,7 @@ pub(crate) struct FormatDescriptor {
     pub option_keys: &'static [&'static str],
     /// The boolean options in the order Flink's `validateFactoryOptions` reads them: the
     /// iteration order of the factory's `HashSet` of options (which the keys' hashes fix), so
-    /// the first bad one is the one Flink reports. Decode-only ones are parsed and ignored.
+    /// the first bad one is the one Flink reports. Decode-only ones are kept for the read side.
     pub boolean_keys: &'static [&'static str],
     /// Boolean options a sink must not set to true, with the message Flink gives.
     pub refused_when_true: &'static [(&'static str, &'static str)],

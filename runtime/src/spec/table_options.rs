@@ -123,6 +123,9 @@ fn read_json_options(options: &TableOptions, format: Format, prefix: &str) -> Re
         match *key {
             "encode.decimal-as-plain-number" => json.encode_decimal_as_plain_number = value,
             "encode.ignore-null-fields" => json.ignore_null_fields = value,
+            "fail-on-missing-field" => json.fail_on_missing_field = value,
+            "ignore-parse-errors" => json.ignore_parse_errors = value,
+            "decode.json-parser.enabled" => json.json_parser = value,
             _ => {}
         }
     }

@@ -181,6 +181,7 @@ fn json_options_resolve_per_side() {
         map_null_key_literal: "n/a".to_string(),
         encode_decimal_as_plain_number: true,
         ignore_null_fields: false,
+        ..JsonOptions::default()
     };
     assert_eq!(value, expected);
     let options = format!("{KAFKA_JSON}, 'json.map-null-key.mode' = 'Drop'");
@@ -604,6 +605,7 @@ fn cdc_value_formats_read_json_options_under_their_own_prefix() {
             map_null_key_literal: "<null>".to_string(),
             encode_decimal_as_plain_number: true,
             ignore_null_fields: true,
+            ..JsonOptions::default()
         };
         assert_eq!(spec.value.options, expected, "{format}");
         let key = spec.key.unwrap();

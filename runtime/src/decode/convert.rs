@@ -1,0 +1,205 @@
+//! Flink's streaming JSON converters (`json.decode.json-parser.enabled = true`, the default):
+//! each type reads the current token and moves the lexer as Flink's converter moves Jackson's
+//! parser, so a field that fails under `ignore-parse-errors` leaves the lexer where Flink's
+//! would be.
+use super::java::{self, BigDecimal};
+use super::lexer::{Lexer, Token};
+use super::temporal;
+use super::tree;
+use super::value::Value;
+use super::DecodeSettings;
+use crate::types::{DataType, LogicalType, RowField};
+
+pub(crate) type Converted = Result<Value, String>;
+
+/// Converts the value at the current token (the nullable wrapper: JSON null is SQL NULL, and a
+/// failure is NULL under `ignore-parse-errors`).
+pub(crate) fn convert(lexer: &mut Lexer, ty: &DataType, settings: &DecodeSettings) -> Converted {
+    if matches!(lexer.current(), None | Some(Token::Null)) {
+        return Ok(Value::Null);
+    }
+    match convert_not_null(lexer, &ty.logical, settings) {
+        Err(_) if settings.ignore_parse_errors => Ok(Value::Null),
+        other => other,
+    }
+}
+
+fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettings) -> Converted {
+    let token = lexer.current().expect("a token");
+    Ok(match ty {
+        LogicalType::Boolean => Value::Bool(match token {
+            Token::True => true,
+            Token::False => false,
+            _ => java::ascii(java::trim(&lexer.text())).is_some_and(|t| t.eq_ignore_ascii_case("true")),
+        }),
+        LogicalType::TinyInt => Value::Int(integer(lexer, token, i8::MIN.into(), i8::MAX.into(), false)?),
+        LogicalType::SmallInt => Value::Int(integer(lexer, token, i16::MIN.into(), i16::MAX.into(), false)?),
+        LogicalType::Int | LogicalType::Interval { kind: crate::types::IntervalKind::YearMonth, .. } => {
+            Value::Int(integer(lexer, token, i32::MIN.into(), i32::MAX.into(), true)?)
+        }
+        LogicalType::BigInt | LogicalType::Interval { .. } => {
+            Value::Int(integer(lexer, token, i64::MIN.into(), i64::MAX.into(), true)?)
+        }
+        LogicalType::Float => Value::Float(java::parse_float(&lexer.text())?),
+        LogicalType::Double => Value::Double(java::parse_double(&lexer.text())?),
+        LogicalType::Decimal { precision, scale } => decimal(lexer, token, *precision, *scale)?,
+        LogicalType::Char { .. } | LogicalType::VarChar { .. } => Value::Text(string(lexer, token, settings)?),
+        LogicalType::Binary { .. } | LogicalType::VarBinary { .. } => Value::Bytes(binary(lexer, token)?),
+        LogicalType::Date => {
+            let text = java::ascii(&lexer.text()).ok_or_else(|| parse_error(lexer))?;
+            Value::Date(temporal::parse_date(&text).ok_or_else(|| parse_error(lexer))? as i32)
+        }
+        LogicalType::Time { .. } => {
+            let text = java::ascii(&lexer.text()).ok_or_else(|| parse_error(lexer))?;
+            let nanos = temporal::parse_sql_time(&text).ok_or_else(|| parse_error(lexer))?;
+            let millis = match settings.time_keeps_fraction {
+                true => nanos / 1_000_000,
+                false => nanos / 1_000_000_000 * 1000,
+            };
+            Value::Time(millis as i32)
+        }
+        LogicalType::Timestamp { .. } => timestamp(lexer, settings, false)?,
+        LogicalType::TimestampLtz { .. } => timestamp(lexer, settings, true)?,
+        LogicalType::Array(element) => array(lexer, token, element, settings)?,
+        LogicalType::Map { key, value } => map(lexer, token, key, value, settings)?,
+        LogicalType::Multiset(element) => map(lexer, token, element, &DataType::nullable(LogicalType::Int), settings)?,
+        LogicalType::Row(fields) => row(lexer, fields, settings)?,
+        LogicalType::Unsupported { text, .. } => return Err(format!("Unsupported type: {text}")),
+    })
+}
+
+/// `getIntValue`/`getLongValue` on number tokens (floats truncated when `floats`), else
+/// `parseInt(text.trim())`; TINYINT and SMALLINT are range-checked.
+fn integer(lexer: &Lexer, token: Token, min: i128, max: i128, floats: bool) -> Result<i64, String> {
+    let text = lexer.text();
+    match token {
+        Token::Int => {
+            let value: i128 = java::ascii(&text).and_then(|t| t.parse().ok()).unwrap_or(i128::MAX);
+            if value < min || value > max {
+                return Err(format!("Numeric value ({}) out of range", String::from_utf16_lossy(&text)));
+            }
+            Ok(value as i64)
+        }
+        Token::Float if floats => {
+            let value = java::parse_double(&text)?;
+            if value < min as f64 || value > max as f64 || value.is_nan() {
+                return Err(format!("Numeric value ({}) out of range", String::from_utf16_lossy(&text)));
+            }
+            Ok(value as i64)
+        }
+        _ => Ok(java::parse_integer(java::trim(&text), min, max)? as i64),
+    }
+}
+
+fn decimal(lexer: &Lexer, token: Token, precision: u8, scale: u8) -> Converted {
+    let text = lexer.text();
+    let text = match token {
+        Token::String => java::trim(&text).to_vec(),
+        _ => text,
+    };
+    let parsed = java::ascii(&text).and_then(|t| BigDecimal::parse(&t)).ok_or_else(|| parse_error(lexer))?;
+    Ok(parsed.to_unscaled(precision, scale).map_or(Value::Null, Value::Decimal))
+}
+
+fn string(lexer: &mut Lexer, token: Token, settings: &DecodeSettings) -> Result<Vec<u8>, String> {
+    match token {
+        Token::StartObject | Token::StartArray => Ok(java::to_utf8(&tree::read_as_text(lexer, settings)?)),
+        _ => Ok(java::to_utf8(&lexer.text())),
+    }
+}
+
+fn binary(lexer: &Lexer, token: Token) -> Result<Vec<u8>, String> {
+    if token != Token::String {
+        return Err(format!(
+            "Current token ({token:?}) not VALUE_STRING or VALUE_EMBEDDED_OBJECT, can not access as binary"
+        ));
+    }
+    super::base64::decode(lexer.text_units())
+}
+
+fn timestamp(lexer: &Lexer, settings: &DecodeSettings, ltz: bool) -> Converted {
+    let text = java::ascii(&lexer.text()).ok_or_else(|| parse_error(lexer))?;
+    let parsed = temporal::parse_timestamp(&text, settings.iso_timestamps, ltz).ok_or_else(|| parse_error(lexer))?;
+    Ok(Value::Timestamp { millis: parsed.epoch_millis(), nano_of_milli: parsed.nano_of_milli() })
+}
+
+fn array(lexer: &mut Lexer, token: Token, element: &DataType, settings: &DecodeSettings) -> Converted {
+    if token != Token::StartArray {
+        return Err("Illegal JSON array data...".to_string());
+    }
+    let mut items = Vec::new();
+    while lexer.next()? != Some(Token::EndArray) {
+        items.push(convert(lexer, element, settings)?);
+    }
+    Ok(Value::List(items))
+}
+
+fn map(lexer: &mut Lexer, token: Token, key: &DataType, value: &DataType, settings: &DecodeSettings) -> Converted {
+    if token != Token::StartObject {
+        return Err("Illegal JSON map data...".to_string());
+    }
+    let mut entries: Vec<(Value, Value)> = Vec::new();
+    while lexer.next()? != Some(Token::EndObject) {
+        let k = convert(lexer, key, settings)?;
+        lexer.next()?;
+        let v = convert(lexer, value, settings)?;
+        // A HashMap: the last value of a repeated key wins.
+        match entries.iter_mut().find(|(existing, _)| *existing == k) {
+            Some(entry) => entry.1 = v,
+            None => entries.push((k, v)),
+        }
+    }
+    Ok(Value::Map(entries))
+}
+
+/// A row by field name: stops matching once it has as many fields as the row, skips unknown
+/// names, and counts a repeated name again (as Flink does).
+pub(crate) fn row(lexer: &mut Lexer, fields: &[RowField], settings: &DecodeSettings) -> Converted {
+    if lexer.current() != Some(Token::StartObject) {
+        return Err("Illegal JSON object data...".to_string());
+    }
+    let arity = fields.len();
+    let mut values = vec![Value::Null; arity];
+    let mut count = 0;
+    lexer.next()?;
+    while lexer.current() != Some(Token::EndObject) {
+        if lexer.current().is_none() {
+            return Err("Unexpected end-of-input".to_string());
+        }
+        if count >= arity {
+            skip_to_next_field(lexer)?;
+            continue;
+        }
+        let name = lexer.text();
+        lexer.next()?;
+        match fields.iter().position(|f| f.name.encode_utf16().eq(name.iter().copied())) {
+            Some(index) => {
+                values[index] = convert(lexer, &fields[index].data_type, settings)
+                    .map_err(|_| format!("Fail to deserialize at field: {}.", String::from_utf16_lossy(&name)))?;
+                lexer.next()?;
+                count += 1;
+            }
+            None => skip_to_next_field(lexer)?,
+        }
+    }
+    if count < arity && settings.fail_on_missing_field {
+        return Err("Some field is missing in the JSON data.".to_string());
+    }
+    Ok(Value::Row(values))
+}
+
+fn skip_to_next_field(lexer: &mut Lexer) -> Result<(), String> {
+    lexer.skip_children()?;
+    lexer.next()?;
+    Ok(())
+}
+
+fn parse_error(lexer: &Lexer) -> String {
+    format!("Text '{}' could not be parsed", String::from_utf16_lossy(&lexer.text()))
+}
+
+impl DataType {
+    pub(crate) fn nullable(logical: LogicalType) -> DataType {
+        DataType { logical, nullable: true }
+    }
+}

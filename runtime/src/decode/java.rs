@@ -1,0 +1,292 @@
+//! The Java library calls Flink's converters make on a token's text, with Java's results:
+//! `String.trim`, `Integer.parseInt`, `Double.parseDouble`, `new BigDecimal`, `getBytes(UTF_8)`.
+
+/// Java's `String.trim()`: strips code units up to U+0020 at both ends.
+pub(crate) fn trim(units: &[u16]) -> &[u16] {
+    let start = units.iter().position(|&u| u > 0x20).unwrap_or(units.len());
+    let end = units.iter().rposition(|&u| u > 0x20).map_or(start, |i| i + 1);
+    &units[start..end]
+}
+
+/// Java's `String.getBytes(UTF_8)`: a lone surrogate becomes `?`.
+pub(crate) fn utf8(units: &[u16], out: &mut Vec<u8>) {
+    for c in char::decode_utf16(units.iter().copied()) {
+        let c = c.unwrap_or('?');
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+}
+
+pub(crate) fn to_utf8(units: &[u16]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(units.len());
+    utf8(units, &mut out);
+    out
+}
+
+/// The text when every unit is ASCII (numbers, dates); other text never parses as those.
+pub(crate) fn ascii(units: &[u16]) -> Option<String> {
+    units.iter().map(|&u| (u < 0x80).then_some(u as u8 as char)).collect()
+}
+
+/// `Integer.parseInt` / `Long.parseLong` (radix 10, ASCII digits) with a range.
+pub(crate) fn parse_integer(units: &[u16], min: i128, max: i128) -> Result<i128, String> {
+    let text = ascii(units).ok_or_else(|| number_format(units))?;
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(&text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(number_format(units));
+    }
+    let value: i128 = match text.parse::<i128>() {
+        Ok(value) => value,
+        Err(_) => return Err(number_format(units)),
+    };
+    if value < min || value > max {
+        return Err(match max {
+            127 | 32767 => format!("Value out of range. Value:\"{text}\" Radix:10"),
+            _ => number_format(units),
+        });
+    }
+    Ok(value)
+}
+
+fn number_format(units: &[u16]) -> String {
+    format!("For input string: \"{}\"", String::from_utf16_lossy(units))
+}
+
+/// `Double.parseDouble` after `trim`: Java's grammar (`NaN`, `Infinity`, signs, hex, `f`/`d`
+/// suffixes) with correct rounding.
+pub(crate) fn parse_double(units: &[u16]) -> Result<f64, String> {
+    let text = ascii(trim(units)).ok_or_else(|| number_format(units))?;
+    java_float_text(&text).and_then(|t| parse_java_float(&t)).ok_or_else(|| number_format(units))
+}
+
+/// `Float.parseFloat`: rounded once, straight to `float`.
+pub(crate) fn parse_float(units: &[u16]) -> Result<f32, String> {
+    let text = ascii(trim(units)).ok_or_else(|| number_format(units))?;
+    java_float_text(&text).and_then(|t| parse_java_f32(&t)).ok_or_else(|| number_format(units))
+}
+
+/// Java's floating literal text normalized for Rust's parser: sign, then `NaN`, `Infinity` or
+/// digits with an optional exponent; a trailing `f F d D` is dropped. Hex floats are refused.
+fn java_float_text(text: &str) -> Option<String> {
+    let (sign, body) = match text.as_bytes().first() {
+        Some(b'+') => ("", &text[1..]),
+        Some(b'-') => ("-", &text[1..]),
+        _ => ("", text),
+    };
+    if body == "NaN" || body == "Infinity" {
+        return Some(format!("{sign}{}", if body == "NaN" { "NaN" } else { "inf" }));
+    }
+    let body = body.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(body);
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(at) => (&body[..at], Some(&body[at + 1..])),
+        None => (body, None),
+    };
+    let (int, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits_ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if (int.is_empty() && fraction.is_empty()) || !digits_ok(int) || !digits_ok(fraction) {
+        return None;
+    }
+    if let Some(exponent) = exponent {
+        let e = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+        if e.is_empty() || !digits_ok(e) {
+            return None;
+        }
+    }
+    Some(format!("{sign}{body}"))
+}
+
+fn parse_java_float(text: &str) -> Option<f64> {
+    text.parse::<f64>().ok()
+}
+
+fn parse_java_f32(text: &str) -> Option<f32> {
+    text.parse::<f32>().ok()
+}
+
+/// An exact decimal: `unscaled * 10^-scale`, as `new BigDecimal(String)` reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BigDecimal {
+    pub negative: bool,
+    /// Decimal digits of the unscaled value, no leading zeros ("" is zero).
+    pub digits: Vec<u8>,
+    pub scale: i64,
+}
+
+impl BigDecimal {
+    /// `new BigDecimal(text)`: optional sign, digits with an optional point, optional exponent.
+    pub(crate) fn parse(text: &str) -> Option<BigDecimal> {
+        let (negative, body) = match text.as_bytes().first() {
+            Some(b'+') => (false, &text[1..]),
+            Some(b'-') => (true, &text[1..]),
+            _ => (false, text),
+        };
+        let (mantissa, exponent) = match body.find(['e', 'E']) {
+            Some(at) => (&body[..at], Some(&body[at + 1..])),
+            None => (body, None),
+        };
+        let (int, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        if (int.is_empty() && fraction.is_empty()) || !(int.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()))
+        {
+            return None;
+        }
+        let exponent: i64 = match exponent {
+            Some(e) => {
+                let unsigned = e.strip_prefix(['+', '-']).unwrap_or(e);
+                if unsigned.is_empty() || !unsigned.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                e.parse().ok()?
+            }
+            None => 0,
+        };
+        let mut digits: Vec<u8> = int.bytes().chain(fraction.bytes()).map(|b| b - b'0').collect();
+        let leading = digits.iter().take_while(|&&d| d == 0).count();
+        digits.drain(..leading);
+        let scale = fraction.len() as i64 - exponent;
+        Some(BigDecimal { negative, digits, scale })
+    }
+
+    /// `DecimalData.fromBigDecimal(this, precision, scale)`: rounded HALF_UP to `scale`; `None`
+    /// when the result needs more than `precision` digits (Flink's null).
+    pub(crate) fn to_unscaled(&self, precision: u8, scale: u8) -> Option<i128> {
+        let mut digits = self.digits.clone();
+        let shift = i64::from(scale) - self.scale;
+        if shift >= 0 {
+            if digits.is_empty() {
+                return Some(0);
+            }
+            if digits.len() as i64 + shift > i64::from(precision) {
+                return None;
+            }
+            digits.extend(std::iter::repeat_n(0, shift as usize));
+        } else {
+            let drop = (-shift) as usize;
+            if drop > digits.len() {
+                digits.clear();
+            } else {
+                let round_up = digits[digits.len() - drop] >= 5;
+                digits.truncate(digits.len() - drop);
+                if round_up {
+                    increment(&mut digits);
+                }
+            }
+        }
+        let leading = digits.iter().take_while(|&&d| d == 0).count();
+        digits.drain(..leading);
+        if digits.len() > usize::from(precision) {
+            return None;
+        }
+        let magnitude = digits.iter().fold(0i128, |acc, &d| acc * 10 + i128::from(d));
+        Some(if self.negative { -magnitude } else { magnitude })
+    }
+}
+
+impl BigDecimal {
+    /// `stripTrailingZeros()`, with zero as plain `0` (Jackson's normalized decimal nodes).
+    pub(crate) fn stripped(&self) -> BigDecimal {
+        let mut digits = self.digits.clone();
+        let mut scale = self.scale;
+        while digits.last() == Some(&0) {
+            digits.pop();
+            scale -= 1;
+        }
+        if digits.is_empty() {
+            return BigDecimal { negative: false, digits, scale: 0 };
+        }
+        BigDecimal { negative: self.negative, digits, scale }
+    }
+
+    /// `BigDecimal.toString()`: plain unless the exponent is positive or below -6.
+    pub(crate) fn to_java_string(&self) -> String {
+        let digits: String = match self.digits.is_empty() {
+            true => "0".to_string(),
+            false => self.digits.iter().map(|d| (b'0' + d) as char).collect(),
+        };
+        let sign = if self.negative && !self.digits.is_empty() { "-" } else { "" };
+        let len = digits.len() as i64;
+        let adjusted = len - 1 - self.scale;
+        if self.scale >= 0 && adjusted >= -6 {
+            if self.scale == 0 {
+                return format!("{sign}{digits}");
+            }
+            let scale = self.scale;
+            return match len > scale {
+                true => format!("{sign}{}.{}", &digits[..(len - scale) as usize], &digits[(len - scale) as usize..]),
+                false => format!("{sign}0.{}{digits}", "0".repeat((scale - len) as usize)),
+            };
+        }
+        let mantissa = match digits.len() {
+            1 => digits.clone(),
+            _ => format!("{}.{}", &digits[..1], &digits[1..]),
+        };
+        let exponent_sign = if adjusted >= 0 { "+" } else { "" };
+        format!("{sign}{mantissa}E{exponent_sign}{adjusted}")
+    }
+}
+
+fn increment(digits: &mut Vec<u8>) {
+    for d in digits.iter_mut().rev() {
+        if *d == 9 {
+            *d = 0;
+        } else {
+            *d += 1;
+            return;
+        }
+    }
+    digits.insert(0, 1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn integers_like_java() {
+        assert_eq!(parse_integer(&units("+12"), i32::MIN.into(), i32::MAX.into()), Ok(12));
+        assert!(parse_integer(&units("2147483648"), i32::MIN.into(), i32::MAX.into()).is_err());
+        assert!(parse_integer(&units("1.0"), i32::MIN.into(), i32::MAX.into()).is_err());
+        assert!(parse_integer(&units(""), i32::MIN.into(), i32::MAX.into()).is_err());
+    }
+
+    #[test]
+    fn doubles_like_java() {
+        assert_eq!(parse_double(&units(" 1.5d ")), Ok(1.5));
+        assert!(parse_double(&units("-Infinity")).unwrap().is_infinite());
+        assert!(parse_double(&units("NaN")).unwrap().is_nan());
+        assert_eq!(parse_double(&units(".5")), Ok(0.5));
+        assert!(parse_double(&units("inf")).is_err());
+        assert!(parse_double(&units("1e")).is_err());
+    }
+
+    #[test]
+    fn decimals_round_half_up_and_overflow_to_null() {
+        let d = BigDecimal::parse("-1.2345").unwrap();
+        assert_eq!(d.to_unscaled(10, 3), Some(-1235));
+        assert_eq!(BigDecimal::parse("999.5").unwrap().to_unscaled(4, 0), Some(1000));
+        assert_eq!(BigDecimal::parse("999.5").unwrap().to_unscaled(3, 0), None);
+        assert_eq!(BigDecimal::parse("1E+2").unwrap().to_unscaled(5, 1), Some(1000));
+        assert_eq!(BigDecimal::parse("0.0004").unwrap().to_unscaled(5, 3), Some(0));
+        assert!(BigDecimal::parse("1e").is_none());
+    }
+
+    #[test]
+    fn big_decimal_strings_like_java() {
+        let show = |t: &str| BigDecimal::parse(t).unwrap().stripped().to_java_string();
+        assert_eq!(show("1.50"), "1.5");
+        assert_eq!(show("1500"), "1.5E+3");
+        assert_eq!(show("0.000"), "0");
+        assert_eq!(show("-0.0000001"), "-1E-7");
+        assert_eq!(show("0.000001"), "0.000001");
+        assert_eq!(BigDecimal::parse("100").unwrap().to_java_string(), "100");
+    }
+
+    #[test]
+    fn lone_surrogates_become_question_marks() {
+        assert_eq!(to_utf8(&[0x61, 0xD800, 0x62]), b"a?b");
+        assert_eq!(to_utf8(&[0xD83D, 0xDE00]), "\u{1F600}".as_bytes());
+    }
+}

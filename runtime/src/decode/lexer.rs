@@ -1,0 +1,503 @@
+//! A JSON pull lexer that accepts and refuses what the Jackson parser of Flink's JSON formats does
+//! (strict JSON, control characters allowed inside strings, no comments, no NaN), and hands out
+//! string text as Java's UTF-16 code units, decoded as Jackson decodes UTF-8.
+
+/// One JSON token, as Jackson's `JsonToken` names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Token {
+    StartObject,
+    EndObject,
+    StartArray,
+    EndArray,
+    FieldName,
+    String,
+    Int,
+    Float,
+    True,
+    False,
+    Null,
+}
+
+/// Jackson's stream read constraints (2.15 and later; Flink 1.20's Jackson 2.14 has none).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub max_depth: usize,
+    pub max_number_length: usize,
+    pub max_name_length: usize,
+    pub max_string_length: usize,
+}
+
+impl Limits {
+    pub(crate) const JACKSON_2_15: Limits =
+        Limits { max_depth: 1000, max_number_length: 1000, max_name_length: 50_000, max_string_length: 20_000_000 };
+    pub(crate) const NONE: Limits = Limits {
+        max_depth: usize::MAX,
+        max_number_length: usize::MAX,
+        max_name_length: usize::MAX,
+        max_string_length: usize::MAX,
+    };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Root,
+    /// `value_done`: a member was read, so `,` or `}` comes next.
+    Object {
+        value_done: bool,
+        after_name: bool,
+    },
+    Array {
+        value_done: bool,
+    },
+}
+
+pub(crate) struct Lexer<'a> {
+    input: &'a [u8],
+    pos: usize,
+    scopes: Vec<Scope>,
+    limits: Limits,
+    current: Option<Token>,
+    /// The text of the current name or string token (UTF-16 code units).
+    text: Vec<u16>,
+    /// The byte span of the current number or literal token.
+    span: (usize, usize),
+}
+
+pub(crate) type LexResult<T> = Result<T, String>;
+
+impl<'a> Lexer<'a> {
+    pub(crate) fn new(input: &'a [u8], limits: Limits) -> Self {
+        let pos = if input.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
+        Lexer { input, pos, scopes: vec![Scope::Root], limits, current: None, text: Vec::new(), span: (0, 0) }
+    }
+
+    pub(crate) fn current(&self) -> Option<Token> {
+        self.current
+    }
+
+    /// Name or string text as UTF-16 code units.
+    pub(crate) fn text_units(&self) -> &[u16] {
+        &self.text
+    }
+
+    /// What Jackson's `getText()` returns for the current token, as UTF-16 code units.
+    pub(crate) fn text(&self) -> Vec<u16> {
+        match self.current {
+            Some(Token::FieldName | Token::String) => self.text.clone(),
+            Some(Token::StartObject) => vec![u16::from(b'{')],
+            Some(Token::EndObject) => vec![u16::from(b'}')],
+            Some(Token::StartArray) => vec![u16::from(b'[')],
+            Some(Token::EndArray) => vec![u16::from(b']')],
+            Some(_) => self.raw().iter().map(|&b| u16::from(b)).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The bytes of the current number or literal token.
+    pub(crate) fn raw(&self) -> &'a [u8] {
+        &self.input[self.span.0..self.span.1]
+    }
+
+    /// Moves to the next token; `None` at the end of the input outside any open value.
+    pub(crate) fn next(&mut self) -> LexResult<Option<Token>> {
+        let token = self.advance()?;
+        self.current = token;
+        Ok(token)
+    }
+
+    fn advance(&mut self) -> LexResult<Option<Token>> {
+        let scope = *self.scopes.last().expect("root scope");
+        let byte = match self.skip_space()? {
+            Some(byte) => byte,
+            None if scope == Scope::Root => return Ok(None),
+            None => return Err(self.eof_in(scope)),
+        };
+        match scope {
+            Scope::Root => self.value(byte),
+            Scope::Object { value_done, after_name } => self.in_object(byte, value_done, after_name),
+            Scope::Array { value_done } => self.in_array(byte, value_done),
+        }
+    }
+
+    fn in_object(&mut self, byte: u8, value_done: bool, after_name: bool) -> LexResult<Option<Token>> {
+        if after_name {
+            if byte != b':' {
+                return Err(unexpected(byte, "was expecting a colon to separate field name and value"));
+            }
+            self.pos += 1;
+            self.set_top(Scope::Object { value_done: true, after_name: false });
+            let byte = self.skip_space()?.ok_or_else(|| self.eof_in(Scope::Object { value_done, after_name }))?;
+            return self.value(byte);
+        }
+        let mut byte = byte;
+        if byte == b'}' {
+            self.pos += 1;
+            self.scopes.pop();
+            return Ok(Some(Token::EndObject));
+        }
+        if value_done {
+            if byte != b',' {
+                return Err(unexpected(byte, "was expecting comma to separate Object entries"));
+            }
+            self.pos += 1;
+            byte = self.skip_space()?.ok_or_else(|| self.eof_in(Scope::Object { value_done, after_name }))?;
+        }
+        if byte != b'"' {
+            return Err(unexpected(byte, "was expecting double-quote to start field name"));
+        }
+        self.pos += 1;
+        self.string(self.limits.max_name_length)?;
+        self.set_top(Scope::Object { value_done: false, after_name: true });
+        Ok(Some(Token::FieldName))
+    }
+
+    fn in_array(&mut self, byte: u8, value_done: bool) -> LexResult<Option<Token>> {
+        if byte == b']' {
+            self.pos += 1;
+            self.scopes.pop();
+            return Ok(Some(Token::EndArray));
+        }
+        let mut byte = byte;
+        if value_done {
+            if byte != b',' {
+                return Err(unexpected(byte, "was expecting comma to separate Array entries"));
+            }
+            self.pos += 1;
+            byte = self.skip_space()?.ok_or_else(|| self.eof_in(Scope::Array { value_done }))?;
+        }
+        self.set_top(Scope::Array { value_done: true });
+        self.value(byte)
+    }
+
+    fn set_top(&mut self, scope: Scope) {
+        *self.scopes.last_mut().expect("scope") = scope;
+    }
+
+    fn value(&mut self, byte: u8) -> LexResult<Option<Token>> {
+        let token = match byte {
+            b'{' | b'[' => {
+                if self.scopes.len() > self.limits.max_depth {
+                    return Err(format!(
+                        "Document nesting depth ({}) exceeds the maximum allowed ({})",
+                        self.scopes.len(),
+                        self.limits.max_depth
+                    ));
+                }
+                self.pos += 1;
+                match byte {
+                    b'{' => {
+                        self.scopes.push(Scope::Object { value_done: false, after_name: false });
+                        Token::StartObject
+                    }
+                    _ => {
+                        self.scopes.push(Scope::Array { value_done: false });
+                        Token::StartArray
+                    }
+                }
+            }
+            b'"' => {
+                self.pos += 1;
+                self.string(self.limits.max_string_length)?;
+                Token::String
+            }
+            b'-' | b'0'..=b'9' => self.number()?,
+            b't' => self.literal(b"true", Token::True)?,
+            b'f' => self.literal(b"false", Token::False)?,
+            b'n' => self.literal(b"null", Token::Null)?,
+            b']' | b'}' => return Err(unexpected(byte, "expected a value")),
+            _ => return Err(self.unrecognized()),
+        };
+        Ok(Some(token))
+    }
+
+    fn skip_space(&mut self) -> LexResult<Option<u8>> {
+        while let Some(&byte) = self.input.get(self.pos) {
+            match byte {
+                b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
+                0..=0x1F => {
+                    return Err(format!(
+                        "Illegal character ((CTRL-CHAR, code {byte})): only regular white space (\\r, \\n, \\t) is allowed between tokens"
+                    ))
+                }
+                _ => return Ok(Some(byte)),
+            }
+        }
+        Ok(None)
+    }
+
+    fn eof_in(&self, scope: Scope) -> String {
+        match scope {
+            Scope::Array { .. } => "Unexpected end-of-input: expected close marker for Array".to_string(),
+            _ => "Unexpected end-of-input: expected close marker for Object".to_string(),
+        }
+    }
+
+    fn literal(&mut self, word: &[u8], token: Token) -> LexResult<Token> {
+        let start = self.pos;
+        if !self.input[start..].starts_with(word)
+            || self.input.get(start + word.len()).is_some_and(|&b| is_word_byte(b))
+        {
+            return Err(self.unrecognized());
+        }
+        self.pos += word.len();
+        self.span = (start, self.pos);
+        Ok(token)
+    }
+
+    fn unrecognized(&self) -> String {
+        let end =
+            self.input[self.pos..].iter().position(|&b| !is_word_byte(b)).map_or(self.input.len(), |n| self.pos + n);
+        let word = String::from_utf8_lossy(&self.input[self.pos..end.max(self.pos + 1).min(self.input.len())]);
+        format!("Unrecognized token '{word}': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')")
+    }
+
+    fn number(&mut self) -> LexResult<Token> {
+        let start = self.pos;
+        let input = self.input;
+        let mut pos = start;
+        if input[pos] == b'-' {
+            pos += 1;
+        }
+        let int_start = pos;
+        while input.get(pos).is_some_and(u8::is_ascii_digit) {
+            pos += 1;
+        }
+        if pos == int_start {
+            return Err(match input.get(pos) {
+                Some(&b) => unexpected(b, "expected digit (0-9) to follow minus sign, for valid numeric value"),
+                None => "Unexpected end-of-input in a Number value".to_string(),
+            });
+        }
+        if input[int_start] == b'0' && pos - int_start > 1 {
+            return Err("Invalid numeric value: Leading zeroes not allowed".to_string());
+        }
+        let mut float = false;
+        if input.get(pos) == Some(&b'.') {
+            float = true;
+            pos += 1;
+            let fraction = pos;
+            while input.get(pos).is_some_and(u8::is_ascii_digit) {
+                pos += 1;
+            }
+            if pos == fraction {
+                return Err("Unexpected character: Decimal point not followed by a digit".to_string());
+            }
+        }
+        if matches!(input.get(pos), Some(b'e' | b'E')) {
+            float = true;
+            pos += 1;
+            if matches!(input.get(pos), Some(b'+' | b'-')) {
+                pos += 1;
+            }
+            let exponent = pos;
+            while input.get(pos).is_some_and(u8::is_ascii_digit) {
+                pos += 1;
+            }
+            if pos == exponent {
+                return Err("Unexpected character: Exponent indicator not followed by a digit".to_string());
+            }
+        }
+        if pos - start > self.limits.max_number_length {
+            return Err(format!(
+                "Number value length ({}) exceeds the maximum allowed ({})",
+                pos - start,
+                self.limits.max_number_length
+            ));
+        }
+        self.pos = pos;
+        self.span = (start, pos);
+        Ok(if float { Token::Float } else { Token::Int })
+    }
+
+    /// Reads a string body after its opening quote into `text`.
+    fn string(&mut self, max_length: usize) -> LexResult<()> {
+        self.text.clear();
+        loop {
+            let Some(&byte) = self.input.get(self.pos) else {
+                return Err("Unexpected end-of-input: was expecting closing quote for a string value".to_string());
+            };
+            self.pos += 1;
+            match byte {
+                b'"' => break,
+                b'\\' => self.escape()?,
+                0..=0x7F => self.text.push(u16::from(byte)),
+                _ => self.multibyte(byte)?,
+            }
+        }
+        if self.text.len() > max_length {
+            return Err(format!(
+                "String value length ({}) exceeds the maximum allowed ({max_length})",
+                self.text.len()
+            ));
+        }
+        Ok(())
+    }
+
+    fn escape(&mut self) -> LexResult<()> {
+        let Some(&byte) = self.input.get(self.pos) else {
+            return Err("Unexpected end-of-input in character escape sequence".to_string());
+        };
+        self.pos += 1;
+        let unit = match byte {
+            b'"' | b'\\' | b'/' => u16::from(byte),
+            b'b' => 0x08,
+            b'f' => 0x0C,
+            b'n' => 0x0A,
+            b'r' => 0x0D,
+            b't' => 0x09,
+            b'u' => {
+                let mut value = 0u16;
+                for _ in 0..4 {
+                    let Some(&hex) = self.input.get(self.pos) else {
+                        return Err("Unexpected end-of-input in character escape sequence".to_string());
+                    };
+                    let digit = (hex as char)
+                        .to_digit(16)
+                        .ok_or_else(|| unexpected(hex, "expected a hex-digit for character escape sequence"))?;
+                    value = value << 4 | digit as u16;
+                    self.pos += 1;
+                }
+                value
+            }
+            _ => return Err(format!("Unrecognized character escape {} (code {byte})", quoted_char(byte))),
+        };
+        self.text.push(unit);
+        Ok(())
+    }
+
+    /// A multi-byte UTF-8 sequence decoded as Jackson does: continuation bytes are checked,
+    /// overlong forms and encoded surrogates are not.
+    fn multibyte(&mut self, lead: u8) -> LexResult<()> {
+        let (extra, initial) = match lead {
+            0xC0..=0xDF => (1, u32::from(lead & 0x1F)),
+            0xE0..=0xEF => (2, u32::from(lead & 0x0F)),
+            0xF0..=0xF7 => (3, u32::from(lead & 0x07)),
+            _ => return Err(format!("Invalid UTF-8 start byte 0x{lead:x}")),
+        };
+        let mut code = initial;
+        for _ in 0..extra {
+            let Some(&next) = self.input.get(self.pos) else {
+                return Err("Unexpected end-of-input: was expecting closing quote for a string value".to_string());
+            };
+            if next & 0xC0 != 0x80 {
+                return Err(format!("Invalid UTF-8 middle byte 0x{next:x}"));
+            }
+            self.pos += 1;
+            code = code << 6 | u32::from(next & 0x3F);
+        }
+        if extra == 3 {
+            let offset = code.wrapping_sub(0x10000);
+            self.text.push(0xD800 | ((offset >> 10) & 0xFFFF) as u16);
+            self.text.push(0xDC00 | (offset & 0x3FF) as u16);
+        } else {
+            self.text.push(code as u16);
+        }
+        Ok(())
+    }
+
+    /// Skips the rest of the current value when it opened an object or array (Flink's
+    /// `skipToNextField` without the final advance).
+    pub(crate) fn skip_children(&mut self) -> LexResult<()> {
+        if !matches!(self.current, Some(Token::StartObject | Token::StartArray)) {
+            return Ok(());
+        }
+        let mut open = 1usize;
+        while open > 0 {
+            match self.next()? {
+                Some(Token::StartObject | Token::StartArray) => open += 1,
+                Some(Token::EndObject | Token::EndArray) => open -= 1,
+                Some(_) => {}
+                None => return Err("Unexpected end-of-input".to_string()),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_word_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_' || byte >= 0x80
+}
+
+fn quoted_char(byte: u8) -> String {
+    match byte {
+        0x20..=0x7E => format!("'{}'", byte as char),
+        _ => format!("'\\u{byte:04x}'"),
+    }
+}
+
+fn unexpected(byte: u8, what: &str) -> String {
+    format!("Unexpected character ({} (code {byte})): {what}", quoted_char(byte))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(input: &str) -> Result<Vec<Token>, String> {
+        let mut lexer = Lexer::new(input.as_bytes(), Limits::JACKSON_2_15);
+        let mut out = Vec::new();
+        while let Some(token) = lexer.next()? {
+            out.push(token);
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn objects_arrays_and_scalars() {
+        use Token::*;
+        let all = tokens(r#" {"a": [1, -2.5e3, "x", true, false, null], "b": {}} "#).unwrap();
+        assert_eq!(
+            all,
+            [
+                StartObject,
+                FieldName,
+                StartArray,
+                Int,
+                Float,
+                String,
+                True,
+                False,
+                Null,
+                EndArray,
+                FieldName,
+                StartObject,
+                EndObject,
+                EndObject
+            ]
+        );
+    }
+
+    #[test]
+    fn jackson_refusals() {
+        for bad in [
+            r#"{"a":01}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":-}"#,
+            r#"{"a":1,}"#,
+            r#"{"a" 1}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":NaN}"#,
+            r#"{"a":"\x"}"#,
+            "{\"a\":1",
+            "[1 2]",
+        ] {
+            assert!(tokens(bad).is_err(), "{bad} should be refused");
+        }
+    }
+
+    #[test]
+    fn strings_decode_like_jackson() {
+        let mut lexer = Lexer::new("\"a\\u00e9\\ud800\u{1F600}\u{1}\"".as_bytes(), Limits::NONE);
+        assert_eq!(lexer.next().unwrap(), Some(Token::String));
+        assert_eq!(lexer.text_units(), &[0x61, 0xE9, 0xD800, 0xD83D, 0xDE00, 0x01]);
+        let mut lexer = Lexer::new(b"\"\xC3\"", Limits::NONE);
+        assert!(lexer.next().unwrap_err().contains("middle byte"));
+    }
+
+    #[test]
+    fn depth_limit() {
+        let deep = "[".repeat(1001) + &"]".repeat(1001);
+        assert!(tokens(&deep).unwrap_err().contains("nesting depth"));
+        assert!(tokens(&("[".repeat(1000) + &"]".repeat(1000))).is_ok());
+    }
+}

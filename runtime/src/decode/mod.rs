@@ -1,0 +1,115 @@
+//! The read side: Kafka records (one slab per side, with offsets and lengths, the shape the
+//! encoder hands out) decoded into an Arrow batch, row for row as Flink's Kafka source and its
+//! JSON deserializers read them.
+//!
+//! Stages: `lexer` (Jackson's tokens) -> `convert` (Flink's per-type converters into
+//! [`value::Value`]s, one record at a time) -> `assemble` (the key and value rows merged into the
+//! table's physical row, upsert tombstones) -> `arrow_out` (the batch's arrays).
+//! Only the `json` format is read so far; the CDC formats are refused at open.
+mod arrow_out;
+mod assemble;
+mod base64;
+mod convert;
+mod java;
+mod lexer;
+mod temporal;
+mod tree;
+mod value;
+
+use arrow_array::RecordBatch;
+
+pub use assemble::Decoder;
+
+use crate::error::{KjsonError, Result};
+use crate::options::{Compatibility, FlinkVersion, FloatSpelling, JsonOptions, TimestampFormat};
+
+/// The records of one Kafka fetch, one side (keys or values): record `i` is
+/// `data[offsets[i]..offsets[i] + lengths[i]]`, or null when `lengths[i]` is negative.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordSide<'a> {
+    pub data: &'a [u8],
+    pub offsets: &'a [i32],
+    pub lengths: &'a [i32],
+}
+
+impl<'a> RecordSide<'a> {
+    /// Record `index`: `None` for a null key or value.
+    pub fn record(&self, index: usize) -> Result<Option<&'a [u8]>> {
+        let (Some(&offset), Some(&length)) = (self.offsets.get(index), self.lengths.get(index)) else {
+            return Err(KjsonError::schema(format!("record {index}: no offset or length for it")));
+        };
+        if length < 0 {
+            return Ok(None);
+        }
+        let start =
+            usize::try_from(offset).map_err(|_| KjsonError::schema(format!("record {index}: negative offset")))?;
+        let end = start + length as usize;
+        self.data.get(start..end).map(Some).ok_or_else(|| {
+            KjsonError::schema(format!(
+                "record {index}: bytes {start}..{end} are outside the slab of {} bytes",
+                self.data.len()
+            ))
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.lengths.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lengths.is_empty()
+    }
+}
+
+/// What a batch of records decoded into.
+#[derive(Debug, Clone)]
+pub struct DecodedBatch {
+    /// The table's physical columns, in schema order.
+    pub batch: RecordBatch,
+    /// Per row: Flink's RowKind byte (0 +I, 1 -U, 2 +U, 3 -D).
+    pub row_kinds: Vec<i8>,
+    /// Per row: the index of the record it came from (a record can give 0, 1 or many rows).
+    pub records: Vec<u32>,
+    /// Under [`OnError::Collect`], the records that failed, in order; none otherwise.
+    pub errors: Vec<KjsonError>,
+}
+
+/// What a record that Flink's deserializer would throw on does to the batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnError {
+    /// The batch fails with that record's error, as the Flink job would.
+    #[default]
+    Fail,
+    /// The record gives no row and its error is listed (for dead-letter handling and tests).
+    Collect,
+}
+
+/// The settings one side's converters read.
+#[derive(Debug, Clone)]
+pub(crate) struct DecodeSettings {
+    pub fail_on_missing_field: bool,
+    pub ignore_parse_errors: bool,
+    pub iso_timestamps: bool,
+    pub time_keeps_fraction: bool,
+    /// A DECIMAL anywhere in the side's row makes Jackson read floats as `BigDecimal`s.
+    pub big_decimal_floats: bool,
+    pub float_spelling: FloatSpelling,
+    pub limits: lexer::Limits,
+    pub top_level_arrays: bool,
+}
+
+impl DecodeSettings {
+    fn new(options: &JsonOptions, compatibility: Compatibility, has_decimal: bool) -> DecodeSettings {
+        let jackson_constraints = compatibility.flink_version >= FlinkVersion::V2_2;
+        DecodeSettings {
+            fail_on_missing_field: options.fail_on_missing_field,
+            ignore_parse_errors: options.ignore_parse_errors,
+            iso_timestamps: options.timestamp_format == TimestampFormat::Iso8601,
+            time_keeps_fraction: compatibility.flink_version.time_has_fraction(),
+            big_decimal_floats: has_decimal,
+            float_spelling: compatibility.float_spelling,
+            limits: if jackson_constraints { lexer::Limits::JACKSON_2_15 } else { lexer::Limits::NONE },
+            top_level_arrays: jackson_constraints,
+        }
+    }
+}

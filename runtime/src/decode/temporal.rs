@@ -1,0 +1,235 @@
+//! DATE, TIME and TIMESTAMP text as Flink's `java.time` formatters parse it: `ISO_LOCAL_DATE`
+//! (strict), Flink's SQL time and timestamp formats (the default "smart" resolver: day 31 of a
+//! short month is its last day, `24:00:00` is the next midnight), `ISO_LOCAL_DATE_TIME` (strict),
+//! and the `Z`-suffixed forms of TIMESTAMP_LTZ.
+
+/// A parsed local date-time: days since 1970-01-01 and nanoseconds of the day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DateTime {
+    pub epoch_day: i64,
+    pub nano_of_day: i64,
+}
+
+impl DateTime {
+    pub(crate) fn epoch_millis(self) -> i64 {
+        self.epoch_day * 86_400_000 + self.nano_of_day / 1_000_000
+    }
+    pub(crate) fn nano_of_milli(self) -> i32 {
+        (self.nano_of_day % 1_000_000) as i32
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Resolver {
+    Strict,
+    Smart,
+}
+
+struct Cursor<'a> {
+    text: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn digits(&mut self, count: usize) -> Option<i64> {
+        let slice = self.text.get(self.pos..self.pos + count)?;
+        if !slice.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        self.pos += count;
+        Some(slice.iter().fold(0, |acc, &d| acc * 10 + i64::from(d - b'0')))
+    }
+    fn literal(&mut self, byte: u8) -> Option<()> {
+        (self.text.get(self.pos) == Some(&byte)).then(|| self.pos += 1)
+    }
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.pos).copied()
+    }
+    fn done(&self) -> bool {
+        self.pos == self.text.len()
+    }
+}
+
+/// `ISO_LOCAL_DATE` as a strict parser: days since the epoch.
+pub(crate) fn parse_date(text: &str) -> Option<i64> {
+    let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+    let day = date(&mut cursor, Resolver::Strict)?;
+    cursor.done().then_some(day)
+}
+
+/// Flink's SQL time format `HH:mm:ss[.fffffffff]`: nanoseconds of the day.
+pub(crate) fn parse_sql_time(text: &str) -> Option<i64> {
+    let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+    let (nanos, _) = time(&mut cursor, true, Resolver::Smart)?;
+    cursor.done().then_some(nanos)
+}
+
+/// A TIMESTAMP or TIMESTAMP_LTZ text in the SQL (`' '`) or ISO-8601 (`'T'`) form; `zulu` for
+/// the TIMESTAMP_LTZ forms, which end in a literal `Z`.
+pub(crate) fn parse_timestamp(text: &str, iso: bool, zulu: bool) -> Option<DateTime> {
+    let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+    // ISO_LOCAL_DATE_TIME is strict; Flink's composed formatters resolve smartly.
+    let resolver = if iso && !zulu { Resolver::Strict } else { Resolver::Smart };
+    let day = date(&mut cursor, resolver)?;
+    cursor.literal(if iso { b'T' } else { b' ' })?;
+    let (nanos, next_day) = time(&mut cursor, !iso, resolver)?;
+    if zulu {
+        cursor.literal(b'Z')?;
+    }
+    cursor.done().then_some(DateTime { epoch_day: day + i64::from(next_day), nano_of_day: nanos })
+}
+
+fn date(cursor: &mut Cursor, resolver: Resolver) -> Option<i64> {
+    let year = year(cursor)?;
+    cursor.literal(b'-')?;
+    let month = cursor.digits(2)?;
+    cursor.literal(b'-')?;
+    let mut day = cursor.digits(2)?;
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let last = days_in_month(year, month);
+    if day > last {
+        match resolver {
+            Resolver::Strict => return None,
+            Resolver::Smart => day = last,
+        }
+    }
+    Some(days_from_civil(year, month, day))
+}
+
+/// `appendValue(YEAR, 4, 10, EXCEEDS_PAD)`: four digits, or a sign and up to ten.
+fn year(cursor: &mut Cursor) -> Option<i64> {
+    let sign = match cursor.peek()? {
+        b'+' => Some(1),
+        b'-' => Some(-1),
+        _ => None,
+    };
+    if sign.is_some() {
+        cursor.pos += 1;
+    }
+    let start = cursor.pos;
+    while cursor.peek().is_some_and(|b| b.is_ascii_digit()) && cursor.pos - start < 10 {
+        cursor.pos += 1;
+    }
+    let count = cursor.pos - start;
+    // A '+' is only allowed when more than four digits follow; without a sign exactly four.
+    let valid = match sign {
+        None => count == 4,
+        Some(1) => count > 4,
+        _ => count >= 4,
+    };
+    if !valid {
+        return None;
+    }
+    let digits = std::str::from_utf8(&cursor.text[start..cursor.pos]).ok()?.parse::<i64>().ok()?;
+    let year = sign.unwrap_or(1) * digits;
+    (-999_999_999..=999_999_999).contains(&year).then_some(year)
+}
+
+/// `HH:mm[:ss[.f]]` (seconds required when `seconds`): nanoseconds of day, and whether it was
+/// `24:00` resolved to the next day.
+fn time(cursor: &mut Cursor, seconds: bool, resolver: Resolver) -> Option<(i64, bool)> {
+    let hour = cursor.digits(2)?;
+    cursor.literal(b':')?;
+    let minute = cursor.digits(2)?;
+    let mut second = 0;
+    let mut nano = 0;
+    let has_seconds = if seconds {
+        cursor.literal(b':')?;
+        true
+    } else {
+        cursor.literal(b':').is_some()
+    };
+    if has_seconds {
+        second = cursor.digits(2)?;
+        if cursor.peek() == Some(b'.') {
+            cursor.pos += 1;
+            let start = cursor.pos;
+            while cursor.peek().is_some_and(|b| b.is_ascii_digit()) && cursor.pos - start < 9 {
+                cursor.pos += 1;
+            }
+            let digits = &cursor.text[start..cursor.pos];
+            nano =
+                digits.iter().fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0')) * 10i64.pow(9 - digits.len() as u32);
+        }
+    }
+    if minute > 59 || second > 59 {
+        return None;
+    }
+    if hour == 24 && resolver == Resolver::Smart && minute == 0 && second == 0 && nano == 0 {
+        return Some((0, true));
+    }
+    if hour > 23 {
+        return None;
+    }
+    Some((((hour * 60 + minute) * 60 + second) * 1_000_000_000 + nano, false))
+}
+
+fn is_leap(year: i64) -> bool {
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+}
+
+fn days_in_month(year: i64, month: i64) -> i64 {
+    match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_strict() {
+        assert_eq!(parse_date("1970-01-01"), Some(0));
+        assert_eq!(parse_date("2024-02-29"), Some(19_782));
+        assert_eq!(parse_date("2024-02-30"), None);
+        assert_eq!(parse_date("+10000-01-01"), Some(2_932_897));
+        assert_eq!(parse_date("10000-01-01"), None);
+        assert_eq!(parse_date("+2024-01-01"), None);
+        assert_eq!(parse_date("-0001-12-31"), Some(-719_529));
+        assert_eq!(parse_date("2024-1-01"), None);
+    }
+
+    #[test]
+    fn sql_timestamps_resolve_smartly() {
+        let feb30 = parse_timestamp("2024-02-30 01:02:03.5", false, false).unwrap();
+        assert_eq!(feb30.epoch_day, parse_date("2024-02-29").unwrap());
+        assert_eq!(feb30.nano_of_day, 3_723_500_000_000);
+        let midnight = parse_timestamp("2024-01-01 24:00:00", false, false).unwrap();
+        assert_eq!((midnight.epoch_day, midnight.nano_of_day), (parse_date("2024-01-02").unwrap(), 0));
+        assert!(parse_timestamp("2024-01-01 24:00:01", false, false).is_none());
+        assert!(parse_timestamp("2024-01-01 01:02", false, false).is_none());
+        assert!(parse_timestamp("2024-01-01 01:02:03.1234567891", false, false).is_none());
+    }
+
+    #[test]
+    fn iso_timestamps_and_zulu() {
+        assert!(parse_timestamp("2024-01-01T01:02", true, false).is_some());
+        assert!(parse_timestamp("2024-02-30T01:02:03", true, false).is_none());
+        assert!(parse_timestamp("2024-01-01T01:02:03Z", true, true).is_some());
+        assert!(parse_timestamp("2024-01-01T01:02:03", true, true).is_none());
+        assert!(parse_timestamp("2024-01-01 01:02:03Z", false, true).is_some());
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(parse_sql_time("01:02:03.004"), Some(3_723_004_000_000));
+        assert_eq!(parse_sql_time("1:02:03"), None);
+    }
+}
