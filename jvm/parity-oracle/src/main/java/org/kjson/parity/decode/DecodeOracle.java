@@ -232,7 +232,7 @@ public final class DecodeOracle {
         StringBuilder sb = new StringBuilder();
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Throwable t = error; t != null && seen.add(t); t = t.getCause()) {
-            sb.append(t.getClass().getName()).append(": ").append(CaseOutput.escape(String.valueOf(t.getMessage()))).append('\n');
+            sb.append(t.getClass().getName()).append(": ").append(oneLine(t.getMessage() == null ? "" : t.getMessage())).append('\n');
         }
         Files.writeString(dir.resolve("refused.txt"), sb.toString(), StandardCharsets.UTF_8);
         meta.put("records", Integer.toString(records.size()));
@@ -251,10 +251,39 @@ public final class DecodeOracle {
         StringJoiner joined = new StringJoiner(" | ");
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Throwable t = error; t != null && seen.add(t); t = t.getCause()) {
-            String message = t.getMessage() == null ? "" : CaseOutput.escape(t.getMessage()).replace("\t", "\\t");
-            joined.add(t.getClass().getName() + ": " + message);
+            joined.add(t.getClass().getName() + ": " + oneLine(t.getMessage() == null ? "" : t.getMessage()));
         }
         return joined.toString();
+    }
+
+    /**
+     * Backslash, LF, CR and tab as \\, \n, \r, \t; other control characters, Unicode line
+     * separators and unpaired surrogates as \\uXXXX, so that a message (which often quotes the
+     * hostile record) stays on its line and is valid UTF-8.
+     */
+    static String oneLine(String message) {
+        StringBuilder sb = new StringBuilder(message.length());
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            boolean paired = Character.isHighSurrogate(c) && i + 1 < message.length()
+                    && Character.isLowSurrogate(message.charAt(i + 1));
+            switch (c) {
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (paired) {
+                        sb.append(c).append(message.charAt(++i));
+                    } else if (c < 0x20 || c == 0x7f || c == 0x85 || c == 0x2028 || c == 0x2029 || Character.isSurrogate(c)) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.toString();
     }
 
     /** Metadata and computed columns are not in expected.arrow (yet); say which the case has. */
