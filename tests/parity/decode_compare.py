@@ -44,6 +44,15 @@ def header(case_sql: Path) -> dict:
     return h
 
 
+def expects_refusal(case_sql: Path, line: str) -> bool:
+    """`-- expect: error` (every line) or `-- expect: error on 1.20 2.2` (those lines only)."""
+    expect = header(case_sql).get("expect", "")
+    if expect == "error":
+        return True
+    word, _, lines = expect.partition(" on ")
+    return word == "error" and line in lines.split()
+
+
 def read_errors(path: Path) -> dict:
     """INDEX<TAB>message lines as {index: message}; a line without a numeric index is kept under
     its text so that a malformed file cannot compare equal to a good one."""
@@ -109,7 +118,7 @@ def check_case(kjson, cases_dir, case_dir, line):
     if "outcome" not in meta:
         return "the oracle produced no verdict for this case (see the oracle log)"
     case_sql = cases_dir / f"{case}.sql"
-    declared_error = header(case_sql).get("expect") == "error"
+    declared_error = expects_refusal(case_sql, line)
     refused = meta["outcome"] == "refused"
     if declared_error and not refused:
         return f"the case declares '-- expect: error' but Flink {line} accepted it"
