@@ -19,7 +19,7 @@ cargo build --release -p kjson-jni
 classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT
 # One reactor run: each module writes its test classpath to the file, kjson-flink-sql last
-# (kjson-flink resolves to its target/classes).
+# (kjson-flink resolves to its target/classes); kjson-test-broker writes the broker's classpath.
 mvn -B -q -f jvm/pom.xml -pl kjson-flink-sql -am test-compile dependency:build-classpath \
     -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file" -Dkjson.cargo.skip=true
 module=jvm/kjson-flink-sql/target
@@ -30,6 +30,7 @@ exec java -Xms3g -Xmx3g -XX:+UseG1GC \
     --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED \
     --add-opens=java.base/java.lang=ALL-UNNAMED \
     -Dkjson.native.path="$root/target/release/libkjson.so" -Dkjson.schemas="$root/schemas" \
+    -Dkjson.test.broker.classpath.file="$root/jvm/kjson-test-broker/target/broker-classpath.txt" \
     -Dbench.q0.rows="$q0_rows" -Dbench.q19.rows="$q19_rows" -Dbench.parallelism="$parallelism" \
     -Dbench.passes="$passes" -Dbench.out="$out" ${BENCH_OPTS:-} \
     -cp "$module/test-classes:$module/classes:$(cat "$classpath_file")" \
