@@ -12,8 +12,11 @@ tracked *.sh, .ci/run and pom.xml. A hit is:
     *flink*/*kafka*/*arrow* version property whose version is not a ${property};
   - /usr/lib/jvm outside scripts/lib/common.sh.
 
-  scripts/lib/check_versions.py [ROOT]     exit 1 and one line per hit when there is any
+  scripts/lib/check_versions.py [--pending FILE]... [ROOT]
+exits 1 with one line per hit when there is any; hits in a --pending file (a script of work in
+progress elsewhere, named in scripts/lint.sh) are shown but not failed on.
 """
+import argparse
 import pathlib
 import re
 import subprocess
@@ -41,7 +44,7 @@ def truth(root):
 
 
 def tracked(root):
-    out = subprocess.run(["git", "-C", str(root), "ls-files", "-co", "--exclude-standard"],
+    out = subprocess.run(["git", "-C", str(root), "ls-files"],
                          check=True, capture_output=True, text=True).stdout.split("\n")
     return sorted(f for f in out if f and (root / f).is_file() and
                   (f.endswith(".sh") or f == ".ci/run" or f.endswith("pom.xml")))
@@ -70,7 +73,11 @@ def pom_hits(path, text):
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pending", action="append", default=[])
+    ap.add_argument("root", nargs="?", default=".")
+    args = ap.parse_args()
+    root = pathlib.Path(args.root).resolve()
     literal, lines, kjson_version = truth(root)
     line_alt = "|".join(re.escape(l) for l in lines)
     patterns = [re.compile(r"(?<![\w.])" + re.escape(v) + r"(?![\w.]*[0-9])") for v in sorted(literal)]
@@ -93,6 +100,13 @@ def main():
             for s in sorted(spelled):
                 hits.append(f"{rel}:{n}: the version {s} is spelled here (read it from {TRUTH_POM}): "
                             f"{line.strip()}")
+    pending = [h for h in hits if h.split(":", 1)[0] in args.pending]
+    hits = [h for h in hits if h not in pending]
+    for h in pending:
+        print(f"pending (not failed on): {h}")
+    for p in args.pending:
+        if not any(h.startswith(p + ":") for h in pending):
+            print(f"check_versions: {p} passes now: drop it from the pending list in scripts/lint.sh")
     for h in hits:
         print(h)
     if hits:
