@@ -115,7 +115,7 @@ public final class DecodeOracle {
             meta.put("connector_jar", deserializer.connectorJar());
             meta.put("physical_row_type", table.physicalRowType().asSerializableString());
             records.addAll(generate(c, table, meta));
-            judge(c, dir, meta, table.physicalRowType(), deserializer, records);
+            judge(c, dir, meta, table, deserializer, records);
         } finally {
             flink.dropTable(table.id());
         }
@@ -125,9 +125,15 @@ public final class DecodeOracle {
         return true;
     }
 
-    /** Every record through Flink's deserializer; a record that throws gives no rows. */
-    private void judge(ParityCase c, Path dir, Map<String, String> meta, RowType physical,
-            FlinkKafkaSource.RecordDeserializer deserializer, List<KafkaInput.Record> records) throws IOException {
+    /**
+     * Every record through Flink's deserializer; a record that throws gives no rows, and the
+     * next record gets a fresh deserializer, as a restarted task would: the connector keeps
+     * state across a failure (the key rows of a record whose value threw stay buffered and would
+     * join the next record's value).
+     */
+    private void judge(ParityCase c, Path dir, Map<String, String> meta, FlinkKafkaSink.ResolvedTable table,
+            FlinkKafkaSource.RecordDeserializer deserializer, List<KafkaInput.Record> records) throws Exception {
+        RowType physical = table.physicalRowType();
         KafkaInput.writeRecordsBin(dir.resolve("records.bin"), records);
         KafkaInput.writeListing(dir.resolve("inputs.txt"), records);
         List<RowData> rows = new ArrayList<>();
@@ -142,6 +148,11 @@ public final class DecodeOracle {
             } catch (Throwable e) {
                 errors.append(i).append('\t').append(chain(e)).append('\n');
                 failed++;
+                deserializer = FlinkKafkaSource.create(flink, table);
+                if (r.isUnmutatedGenerated()) {
+                    warn(c, "record " + i + " (" + r.origin() + ", not mutated) failed: the generator wrote a bad message: "
+                            + CaseOutput.innermostMessage(e));
+                }
                 continue;
             }
             for (RowData row : emitted) {
@@ -151,6 +162,11 @@ public final class DecodeOracle {
         }
         List<String> truncated = ArrowInputWriter.writeDecoded(dir.resolve("expected.arrow"), physical, rows, origins, MAX_BATCH);
         Files.writeString(dir.resolve("errors.txt"), errors.toString(), StandardCharsets.UTF_8);
+        StringBuilder listing = new StringBuilder();
+        for (int i = 0; i < rows.size(); i++) {
+            listing.append(origins.get(i)).append('\t').append(oneLine(String.valueOf(rows.get(i)))).append('\n');
+        }
+        Files.writeString(dir.resolve("rows.txt"), listing.toString(), StandardCharsets.UTF_8);
         meta.put("records", Integer.toString(records.size()));
         meta.put("rows", Integer.toString(rows.size()));
         meta.put("failed_records", Integer.toString(failed));

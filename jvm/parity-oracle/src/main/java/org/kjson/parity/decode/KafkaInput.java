@@ -36,6 +36,11 @@ final class KafkaInput {
         Record from(String origin) {
             return new Record(key, value, origin);
         }
+
+        /** A generated record that no mutation touched (Flink wrote it: it must decode). */
+        boolean isUnmutatedGenerated() {
+            return origin.startsWith("generated ") && !origin.contains(",");
+        }
     }
 
     /** How much of each part inputs.txt shows. */
