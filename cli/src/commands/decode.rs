@@ -89,7 +89,11 @@ fn decode_into(args: &DecodeArgs, out: &PendingFile, errors_out: Option<&Pending
         let decoded = decode_chunk(&mut decoder, &input, start..end)?;
         for error in &decoded.errors {
             if let kjson_arrow::runtime::KjsonError::Record { record, message } = error {
-                error_lines.push_str(&format!("{}\t{}\n", start + record, message.replace('\n', "\\n")));
+                error_lines.push_str(&format!(
+                    "{}\t{}\n",
+                    start + record,
+                    message.replace('\n', "\\n").replace('\r', "\\r")
+                ));
             }
         }
         failed += decoded.errors.len();

@@ -12,6 +12,7 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Schema, TimeUnit};
 use clap::Args;
 
+use crate::commands::decode::RECORD_COLUMN;
 use crate::input::read_batches;
 
 #[derive(Args, Debug)]
@@ -29,25 +30,56 @@ pub fn run_diff(args: &DiffArgs) -> Result<(), String> {
         return Err(format!("the schemas differ: {difference}"));
     }
     let names: Vec<&str> = expected_schema.fields().iter().map(|f| f.name().as_str()).collect();
+    let record_column = names.iter().position(|&n| n == RECORD_COLUMN);
     let differing: Vec<usize> = (0..expected.len().min(actual.len())).filter(|&i| expected[i] != actual[i]).collect();
     if expected.len() != actual.len() || !differing.is_empty() {
         let mut report =
             format!("{} expected rows, {} actual rows, {} differ", expected.len(), actual.len(), differing.len());
-        let first = differing.first().copied().unwrap_or(expected.len().min(actual.len()));
-        report.push_str(&format!("; first difference at row {first}:"));
-        for (label, side) in [("expected", &expected), ("actual", &actual)] {
-            match side.get(first) {
-                Some(row) => {
-                    let shown: Vec<String> = names.iter().zip(row).map(|(n, v)| format!("{n}={v}")).collect();
-                    report.push_str(&format!("\n  {label}: {}", shown.join(", ")));
-                }
-                None => report.push_str(&format!("\n  {label}: (no row)")),
+        match record_column {
+            Some(column) => report.push_str(&first_record_difference(&names, column, &expected, &actual)),
+            None => {
+                let first = differing.first().copied().unwrap_or(expected.len().min(actual.len()));
+                report.push_str(&format!("; first difference at row {first}:"));
+                report.push_str(&show_rows(&names, "expected", expected.get(first..=first).unwrap_or(&[])));
+                report.push_str(&show_rows(&names, "actual", actual.get(first..=first).unwrap_or(&[])));
             }
         }
         return Err(report);
     }
     println!("kjson diff: {} rows, the same", expected.len());
     Ok(())
+}
+
+/// The rows of the first record whose rows differ, when rows name their record.
+fn first_record_difference(names: &[&str], column: usize, expected: &[Vec<String>], actual: &[Vec<String>]) -> String {
+    let group = |rows: &[Vec<String>]| {
+        let mut groups: std::collections::BTreeMap<i64, Vec<Vec<String>>> = std::collections::BTreeMap::new();
+        for row in rows {
+            groups.entry(row[column].parse().unwrap_or(-1)).or_default().push(row.clone());
+        }
+        groups
+    };
+    let (expected, actual) = (group(expected), group(actual));
+    let records: std::collections::BTreeSet<i64> = expected.keys().chain(actual.keys()).copied().collect();
+    let Some(record) = records.into_iter().find(|r| expected.get(r) != actual.get(r)) else {
+        return String::new();
+    };
+    let mut report = format!("; first differing record: {record}");
+    report.push_str(&show_rows(names, "expected", expected.get(&record).map_or(&[][..], |v| v)));
+    report.push_str(&show_rows(names, "actual", actual.get(&record).map_or(&[][..], |v| v)));
+    report
+}
+
+fn show_rows(names: &[&str], label: &str, rows: &[Vec<String>]) -> String {
+    if rows.is_empty() {
+        return format!("\n  {label}: (no row)");
+    }
+    rows.iter()
+        .map(|row| {
+            let shown: Vec<String> = names.iter().zip(row).map(|(n, v)| format!("{n}={v}")).collect();
+            format!("\n  {label}: {}", shown.join(", "))
+        })
+        .collect()
 }
 
 fn schema_difference(expected: &Schema, actual: &Schema) -> Option<String> {

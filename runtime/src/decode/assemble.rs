@@ -13,7 +13,7 @@ use super::value::Value;
 use super::{DecodeSettings, DecodedBatch, OnError, RecordSide};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
-use crate::spec::{Format, SideSpec, SinkSpec};
+use crate::spec::{Format, IgnoredKind, SideSpec, SinkSpec};
 use crate::types::{DataType, LogicalType, RowField};
 
 const INSERT: i8 = 0;
@@ -24,6 +24,7 @@ struct SideReader {
     fields: Vec<RowField>,
     projection: Vec<usize>,
     settings: DecodeSettings,
+    has_multiset: bool,
 }
 
 /// Decodes batches of Kafka records of one table; opened once per task, like the encoder.
@@ -32,6 +33,8 @@ pub struct Decoder {
     schema: SchemaRef,
     key: Option<SideReader>,
     value: SideReader,
+    /// Metadata columns put Flink's source on its projecting path even without a key.
+    has_metadata: bool,
     on_error: OnError,
 }
 
@@ -43,12 +46,16 @@ struct Row {
 
 impl Decoder {
     /// Opens a decoder for the table of `spec` (the same `CREATE TABLE` as for encoding).
-    pub fn open(spec: SinkSpec, compatibility: Compatibility) -> Result<Decoder> {
+    pub fn open(mut spec: SinkSpec, compatibility: Compatibility) -> Result<Decoder> {
+        for column in &mut spec.columns {
+            column.data_type.logical = resolved(&column.data_type.logical, compatibility);
+        }
         let fields = spec.columns.iter().map(|c| arrow_field(&c.name, &c.data_type)).collect::<Result<Vec<_>>>()?;
         let key = spec.key.as_ref().map(|side| side_reader(&spec, side, compatibility)).transpose()?;
         let value = side_reader(&spec, &spec.value, compatibility)?;
         let schema = Arc::new(Schema::new(fields));
-        Ok(Decoder { spec, schema, key, value, on_error: OnError::Fail })
+        let has_metadata = spec.ignored_columns.iter().any(|c| c.kind == IgnoredKind::Metadata);
+        Ok(Decoder { spec, schema, key, value, has_metadata, on_error: OnError::Fail })
     }
 
     /// The Arrow schema of the decoded batches: the physical columns.
@@ -103,23 +110,42 @@ impl Decoder {
         Ok(DecodedBatch { batch, row_kinds, records, errors })
     }
 
+    /// The rows of one record. Flink's value format calls the projection for each row it reads,
+    /// inside its own error handling: a failure there is swallowed under `ignore-parse-errors`.
     fn record_rows(&self, key: Option<&[u8]>, value: Option<&[u8]>) -> std::result::Result<Vec<Row>, String> {
         let key_rows = match &self.key {
-            Some(reader) => read_message(reader, key)?,
+            Some(reader) => {
+                let mut rows = Vec::new();
+                read_message(reader, key, &mut |row| Ok(rows.push(row)))?;
+                rows
+            }
             None => Vec::new(),
         };
+        let mut out = Vec::new();
         if value.is_none() && self.spec.is_upsert() {
-            return Ok(self.joined(&key_rows, None, DELETE));
+            self.join(&key_rows, None, &mut out).map_err(Failure::into_message)?;
+            return Ok(out);
         }
-        let mut rows = Vec::new();
-        for value_row in read_message(&self.value, value)? {
-            rows.extend(self.joined(&key_rows, Some(value_row), INSERT));
-        }
-        Ok(rows)
+        read_message(&self.value, value, &mut |value_row| self.join(&key_rows, value_row, &mut out))?;
+        Ok(out)
     }
 
-    /// The table rows of one value row with every key row (or none).
-    fn joined(&self, key_rows: &[Vec<Value>], value_row: Option<Vec<Value>>, kind: i8) -> Vec<Row> {
+    /// The table rows of one value row (`None`: a null row, a DELETE in upsert mode) with every
+    /// key row.
+    fn join(
+        &self,
+        key_rows: &[Option<Vec<Value>>],
+        value_row: Option<Vec<Value>>,
+        out: &mut Vec<Row>,
+    ) -> std::result::Result<(), Failure> {
+        let kind = match (&value_row, self.spec.is_upsert()) {
+            (Some(_), _) => INSERT,
+            (None, true) => DELETE,
+            // Without key or metadata columns the null row leaves the source as is and fails
+            // the job further on; otherwise the projection refuses it.
+            (None, false) if self.key.is_none() && !self.has_metadata => return Err(Failure::Fatal(NULL_ROW.into())),
+            (None, false) => return Err(Failure::Format(NULL_ROW.into())),
+        };
         let arity = self.spec.columns.len();
         let make = |key_row: Option<&Vec<Value>>| {
             let mut values = vec![Value::Null; arity];
@@ -135,10 +161,17 @@ impl Decoder {
             }
             Row { kind, values }
         };
-        match key_rows.is_empty() {
-            true => vec![make(None)],
-            false => key_rows.iter().map(|k| make(Some(k))).collect(),
+        match &self.key {
+            // With key fields, one row per key row: a record whose key gives none gives no row.
+            Some(reader) if !reader.projection.is_empty() => {
+                for key_row in key_rows {
+                    let key_row = key_row.as_ref().ok_or_else(|| Failure::Format(NULL_KEY_ROW.into()))?;
+                    out.push(make(Some(key_row)));
+                }
+            }
+            _ => out.push(make(None)),
         }
+        Ok(())
     }
 
     fn batch(&self, rows: &[Row]) -> Result<RecordBatch> {
@@ -185,54 +218,134 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
             description: None,
         })
         .collect();
-    let has_decimal = fields.iter().any(|f| has_decimal(&f.data_type.logical));
+    let has_decimal =
+        fields.iter().any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Decimal { .. })));
+    let has_multiset =
+        fields.iter().any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Multiset(_))));
     let settings = DecodeSettings::new(options, compatibility, has_decimal);
-    Ok(SideReader { fields, projection: side.projection.clone(), settings })
+    Ok(SideReader { fields, projection: side.projection.clone(), settings, has_multiset })
 }
 
-fn has_decimal(ty: &LogicalType) -> bool {
+/// Whether `ty` or a type nested in it satisfies `test`.
+fn contains(ty: &LogicalType, test: &dyn Fn(&LogicalType) -> bool) -> bool {
+    test(ty)
+        || match ty {
+            LogicalType::Array(inner) | LogicalType::Multiset(inner) => contains(&inner.logical, test),
+            LogicalType::Map { key, value } => contains(&key.logical, test) || contains(&value.logical, test),
+            LogicalType::Row(fields) => fields.iter().any(|f| contains(&f.data_type.logical, test)),
+            _ => false,
+        }
+}
+
+/// The type Flink's planner resolves from a DDL type: before 2.3 every TIME is TIME(0).
+fn resolved(ty: &LogicalType, compatibility: Compatibility) -> LogicalType {
+    let nested = |d: &DataType| DataType { logical: resolved(&d.logical, compatibility), nullable: d.nullable };
     match ty {
-        LogicalType::Decimal { .. } => true,
-        LogicalType::Array(inner) | LogicalType::Multiset(inner) => has_decimal(&inner.logical),
-        LogicalType::Map { key, value } => has_decimal(&key.logical) || has_decimal(&value.logical),
-        LogicalType::Row(fields) => fields.iter().any(|f| has_decimal(&f.data_type.logical)),
-        _ => false,
+        LogicalType::Time { .. } if !compatibility.flink_version.time_has_fraction() => {
+            LogicalType::Time { precision: 0 }
+        }
+        LogicalType::Array(inner) => LogicalType::Array(Box::new(nested(inner))),
+        LogicalType::Multiset(inner) => LogicalType::Multiset(Box::new(nested(inner))),
+        LogicalType::Map { key, value } => {
+            LogicalType::Map { key: Box::new(nested(key)), value: Box::new(nested(value)) }
+        }
+        LogicalType::Row(fields) => {
+            LogicalType::Row(fields.iter().map(|f| RowField { data_type: nested(&f.data_type), ..f.clone() }).collect())
+        }
+        other => other.clone(),
     }
 }
 
-/// The rows one message gives on one side: none for a null or empty message (and, under
-/// `ignore-parse-errors`, for one that fails), one per object, one per element of a top-level
-/// array (Flink 2.x).
-fn read_message(reader: &SideReader, message: Option<&[u8]>) -> std::result::Result<Vec<Vec<Value>>, String> {
+/// How reading a message fails: `Format` inside the format's error handling (swallowed under
+/// `ignore-parse-errors`), `Fatal` past it.
+enum Failure {
+    Format(String),
+    Fatal(String),
+}
+
+impl Failure {
+    fn into_message(self) -> String {
+        match self {
+            Failure::Format(message) | Failure::Fatal(message) => message,
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Format(message)
+    }
+}
+
+type Emit<'e> = dyn FnMut(Option<Vec<Value>>) -> std::result::Result<(), Failure> + 'e;
+
+/// Reads one message of one side and hands `emit` each row it gives (`None`: a null row): none
+/// for a null or empty message, one per object, one per element of a top-level array (Flink
+/// 2.x). Under `ignore-parse-errors` a failure ends the message quietly, keeping what was
+/// emitted.
+fn read_message(reader: &SideReader, message: Option<&[u8]>, emit: &mut Emit) -> std::result::Result<(), String> {
     let Some(message) = message.filter(|m| !m.is_empty()) else {
-        return Ok(Vec::new());
+        return Ok(());
     };
-    let mut rows = Vec::new();
-    match read_rows(reader, message, &mut rows) {
-        Ok(()) => Ok(rows),
-        Err(_) if reader.settings.ignore_parse_errors => Ok(rows),
-        Err(cause) => Err(format!("Failed to deserialize JSON '{}'. {cause}", String::from_utf8_lossy(message))),
+    match read_rows(reader, message, emit) {
+        Ok(()) => Ok(()),
+        Err(Failure::Format(_)) if reader.settings.ignore_parse_errors => Ok(()),
+        Err(Failure::Format(cause)) => {
+            Err(format!("Failed to deserialize JSON '{}'. {cause}", String::from_utf8_lossy(message)))
+        }
+        Err(Failure::Fatal(cause)) => Err(cause),
     }
 }
 
-fn read_rows(reader: &SideReader, message: &[u8], rows: &mut Vec<Vec<Value>>) -> std::result::Result<(), String> {
+fn read_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::result::Result<(), Failure> {
     let settings = &reader.settings;
     let mut lexer = Lexer::new(message, settings.limits);
     let row_type = DataType::nullable(LogicalType::Row(reader.fields.clone()));
+    let mut push = |value: Value| match value {
+        Value::Row(values)
+            if settings.multiset_null_count_fails && reader.has_multiset && has_null_count(&reader.fields, &values) =>
+        {
+            Err(Failure::Fatal(NULL_MULTISET_COUNT.into()))
+        }
+        Value::Row(values) => emit(Some(values)),
+        _ if settings.top_level_arrays => emit(None),
+        _ => Ok(()),
+    };
     match lexer.next()? {
-        Some(Token::StartObject) => push_row(convert::convert(&mut lexer, &row_type, settings)?, rows),
+        Some(Token::StartObject) => push(convert::convert(&mut lexer, &row_type, settings)?)?,
         Some(Token::StartArray) if settings.top_level_arrays => {
             while lexer.next()? != Some(Token::EndArray) {
-                push_row(convert::convert(&mut lexer, &row_type, settings)?, rows);
+                push(convert::convert(&mut lexer, &row_type, settings)?)?;
             }
         }
-        _ => return Err("No content to map due to end-of-input".to_string()),
+        _ => return Err(Failure::Format("No content to map due to end-of-input".to_string())),
     }
     Ok(())
 }
 
-fn push_row(value: Value, rows: &mut Vec<Vec<Value>>) {
-    if let Value::Row(values) = value {
-        rows.push(values);
+const NULL_MULTISET_COUNT: &str = "java.lang.NullPointerException: a MULTISET element count is null";
+
+/// Whether a MULTISET anywhere in the row holds a null count.
+fn has_null_count(fields: &[RowField], values: &[Value]) -> bool {
+    fields.iter().zip(values).any(|(f, v)| value_has_null_count(&f.data_type.logical, v))
+}
+
+fn value_has_null_count(ty: &LogicalType, value: &Value) -> bool {
+    match (ty, value) {
+        (LogicalType::Multiset(element), Value::Map(entries)) => {
+            entries.iter().any(|(k, count)| *count == Value::Null || value_has_null_count(&element.logical, k))
+        }
+        (LogicalType::Array(element), Value::List(items)) => {
+            items.iter().any(|v| value_has_null_count(&element.logical, v))
+        }
+        (LogicalType::Map { key, value: item }, Value::Map(entries)) => {
+            entries.iter().any(|(k, v)| value_has_null_count(&key.logical, k) || value_has_null_count(&item.logical, v))
+        }
+        (LogicalType::Row(fields), Value::Row(values)) => has_null_count(fields, values),
+        _ => false,
     }
 }
+
+const NULL_KEY_ROW: &str = "java.lang.NullPointerException: physicalKeyRow is null";
+
+const NULL_ROW: &str = "Invalid null value received in non-upsert mode. Could not to set row kind for output record.";

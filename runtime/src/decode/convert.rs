@@ -114,6 +114,9 @@ fn binary(lexer: &Lexer, token: Token) -> Result<Vec<u8>, String> {
             "Current token ({token:?}) not VALUE_STRING or VALUE_EMBEDDED_OBJECT, can not access as binary"
         ));
     }
+    if lexer.raw_non_ascii() {
+        return Err("Illegal character in base64 content".to_string());
+    }
     super::base64::decode(lexer.text_units())
 }
 

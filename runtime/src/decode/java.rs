@@ -68,6 +68,11 @@ pub(crate) fn parse_float(units: &[u16]) -> Result<f32, String> {
 /// Java's floating literal text normalized for Rust's parser: sign, then `NaN`, `Infinity` or
 /// digits with an optional exponent; a trailing `f F d D` is dropped. Hex floats are refused.
 fn java_float_text(text: &str) -> Option<String> {
+    let unsuffixed = text.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(text);
+    let unsigned = unsuffixed.strip_prefix('+').unwrap_or(unsuffixed);
+    if unsigned.trim_start_matches('-').starts_with("0x") || unsigned.trim_start_matches('-').starts_with("0X") {
+        return Some(unsigned.to_string());
+    }
     let (sign, body) = match text.as_bytes().first() {
         Some(b'+') => ("", &text[1..]),
         Some(b'-') => ("-", &text[1..]),
@@ -96,11 +101,91 @@ fn java_float_text(text: &str) -> Option<String> {
 }
 
 fn parse_java_float(text: &str) -> Option<f64> {
-    text.parse::<f64>().ok()
+    match hex_float(text, 53, 11) {
+        Some(bits) => bits.map(f64::from_bits),
+        None => text.parse::<f64>().ok(),
+    }
 }
 
 fn parse_java_f32(text: &str) -> Option<f32> {
-    text.parse::<f32>().ok()
+    match hex_float(text, 24, 8) {
+        Some(bits) => bits.map(|b| f32::from_bits(b as u32)),
+        None => text.parse::<f32>().ok(),
+    }
+}
+
+/// Java's hexadecimal floating literal (`0x1.8p3`, the `p` exponent required), correctly rounded
+/// to a float of `precision` significand bits: the IEEE bits, `Some(None)` when malformed, `None`
+/// when `text` is not hexadecimal at all.
+fn hex_float(text: &str, precision: u32, exponent_bits: u32) -> Option<Option<u64>> {
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let body = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X"))?;
+    Some(hex_float_bits(negative, body, precision, exponent_bits))
+}
+
+fn hex_float_bits(negative: bool, body: &str, precision: u32, exponent_bits: u32) -> Option<u64> {
+    let (mantissa, exponent) = body.split_once(['p', 'P'])?;
+    let exponent: i64 = exponent.parse().ok().or_else(|| exponent.strip_prefix('+')?.parse().ok())?;
+    let (int, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && fraction.is_empty() {
+        return None;
+    }
+    let (mut value, mut sticky, mut exp2) = (0u128, false, exponent.clamp(-100_000, 100_000));
+    for (i, c) in int.chars().chain(fraction.chars()).enumerate() {
+        let digit = c.to_digit(16)? as u128;
+        if i >= int.len() {
+            exp2 -= 4;
+        }
+        if value >> 120 == 0 {
+            value = value << 4 | digit;
+        } else {
+            sticky |= digit != 0;
+            exp2 += 4;
+        }
+    }
+    let sign = u64::from(negative) << (precision + exponent_bits - 1);
+    if value == 0 {
+        return Some(sign);
+    }
+    let bias = (1i64 << (exponent_bits - 1)) - 1;
+    let width = 128 - i64::from(value.leading_zeros());
+    let top = exp2 + width - 1;
+    // Significand bits kept: all of them for normal numbers, fewer below the normal range.
+    let kept = if top >= 1 - bias { i64::from(precision) } else { i64::from(precision) - (1 - bias - top) };
+    let infinity = sign | (((1u64 << exponent_bits) - 1) << (precision - 1));
+    if top > bias {
+        return Some(infinity);
+    }
+    if kept < 0 {
+        return Some(sign);
+    }
+    let drop = width - kept;
+    let significand = if drop > 0 {
+        let shifted = value >> drop;
+        let rest = value & ((1u128 << drop) - 1);
+        let half = 1u128 << (drop - 1);
+        let round_up = rest > half || (rest == half && (sticky || shifted & 1 == 1));
+        shifted + u128::from(round_up)
+    } else {
+        value << -drop
+    };
+    if top < 1 - bias {
+        // Subnormal, in units of the smallest one; a carry into the smallest normal gives the
+        // same bits.
+        return Some(sign | significand as u64);
+    }
+    let (significand, top) = match significand >> precision {
+        0 => (significand, top),
+        _ => (significand >> 1, top + 1),
+    };
+    if top > bias {
+        return Some(infinity);
+    }
+    let fraction_mask = (1u64 << (precision - 1)) - 1;
+    Some(sign | ((top + bias) as u64) << (precision - 1) | (significand as u64 & fraction_mask))
 }
 
 /// An exact decimal: `unscaled * 10^-scale`, as `new BigDecimal(String)` reads it.
@@ -260,6 +345,16 @@ mod tests {
         assert_eq!(parse_double(&units(".5")), Ok(0.5));
         assert!(parse_double(&units("inf")).is_err());
         assert!(parse_double(&units("1e")).is_err());
+        assert_eq!(parse_double(&units("0x1p3")), Ok(8.0));
+        assert_eq!(parse_double(&units("-0x1.8p1d")), Ok(-3.0));
+        assert_eq!(parse_double(&units("0x.8p0")), Ok(0.5));
+        assert_eq!(parse_double(&units("0x1p-1074")), Ok(f64::from_bits(1)));
+        assert_eq!(parse_double(&units("0x1p1024")), Ok(f64::INFINITY));
+        assert_eq!(parse_double(&units("0x1.fffffffffffff8p0")), Ok(2.0));
+        assert_eq!(parse_double(&units("0x1.fffffffffffffp1023")), Ok(f64::MAX));
+        assert_eq!(parse_float(&units("0x1.000001p0")), Ok(1.0));
+        assert_eq!(parse_float(&units("0x1.0000018p0")), Ok(1.0 + f32::EPSILON));
+        assert!(parse_double(&units("0x1")).is_err());
     }
 
     #[test]

@@ -61,6 +61,9 @@ pub(crate) struct Lexer<'a> {
     text: Vec<u16>,
     /// The byte span of the current number or literal token.
     span: (usize, usize),
+    /// Whether the current string held a byte above 0x7F (Jackson reads base64 from the raw
+    /// bytes, where any such byte is an illegal character).
+    raw_non_ascii: bool,
 }
 
 pub(crate) type LexResult<T> = Result<T, String>;
@@ -68,7 +71,16 @@ pub(crate) type LexResult<T> = Result<T, String>;
 impl<'a> Lexer<'a> {
     pub(crate) fn new(input: &'a [u8], limits: Limits) -> Self {
         let pos = if input.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
-        Lexer { input, pos, scopes: vec![Scope::Root], limits, current: None, text: Vec::new(), span: (0, 0) }
+        Lexer {
+            input,
+            pos,
+            scopes: vec![Scope::Root],
+            limits,
+            current: None,
+            text: Vec::new(),
+            span: (0, 0),
+            raw_non_ascii: false,
+        }
     }
 
     pub(crate) fn current(&self) -> Option<Token> {
@@ -91,6 +103,10 @@ impl<'a> Lexer<'a> {
             Some(_) => self.raw().iter().map(|&b| u16::from(b)).collect(),
             None => Vec::new(),
         }
+    }
+
+    pub(crate) fn raw_non_ascii(&self) -> bool {
+        self.raw_non_ascii
     }
 
     /// The bytes of the current number or literal token.
@@ -312,6 +328,7 @@ impl<'a> Lexer<'a> {
     /// Reads a string body after its opening quote into `text`.
     fn string(&mut self, max_length: usize) -> LexResult<()> {
         self.text.clear();
+        self.raw_non_ascii = false;
         loop {
             let Some(&byte) = self.input.get(self.pos) else {
                 return Err("Unexpected end-of-input: was expecting closing quote for a string value".to_string());
@@ -321,7 +338,10 @@ impl<'a> Lexer<'a> {
                 b'"' => break,
                 b'\\' => self.escape()?,
                 0..=0x7F => self.text.push(u16::from(byte)),
-                _ => self.multibyte(byte)?,
+                _ => {
+                    self.raw_non_ascii = true;
+                    self.multibyte(byte)?
+                }
             }
         }
         if self.text.len() > max_length {

@@ -95,7 +95,11 @@ pub(crate) struct DecodeSettings {
     pub big_decimal_floats: bool,
     pub float_spelling: FloatSpelling,
     pub limits: lexer::Limits,
+    /// Flink 2.x: a top-level array is one row per element, and a message that reads as a null
+    /// row (a failure under `ignore-parse-errors`) is handed on as a null row.
     pub top_level_arrays: bool,
+    /// Flink 1.20: a MULTISET holding a null count fails the record past the format.
+    pub multiset_null_count_fails: bool,
 }
 
 impl DecodeSettings {
@@ -110,6 +114,7 @@ impl DecodeSettings {
             float_spelling: compatibility.float_spelling,
             limits: if jackson_constraints { lexer::Limits::JACKSON_2_15 } else { lexer::Limits::NONE },
             top_level_arrays: jackson_constraints,
+            multiset_null_count_fails: compatibility.flink_version < FlinkVersion::V2_2,
         }
     }
 }
