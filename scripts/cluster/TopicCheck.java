@@ -5,7 +5,6 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,15 +13,14 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.kjson.flink.sql.broker.TopicReader;
 
 /**
- * The read_committed check of scripts/cluster-test.sh, run with `java -cp <kafka jars> TopicCheck.java`.
+ * The topic checks of scripts/cluster-test.sh and scripts/dist-flink-test.sh. It reads through
+ * jvm/kjson-flink-sql's test class org.kjson.flink.sql.broker.TopicReader (the project's one
+ * read_committed reader): cluster.sh compiles the two files against the broker's jars and runs
+ * `java -cp <kafka jars>:<classes> TopicCheck`.
  *
  * <pre>
  * create BOOTSTRAP PARTITIONS TOPIC...          creates topics (replication factor 1)
@@ -143,38 +141,11 @@ public final class TopicCheck {
         }
     }
 
-    /** All records below the last stable offset of every partition, read_committed. */
+    /** All records below the last stable offset of every partition, read_committed (the tests' reader). */
     private static List<ConsumerRecord<byte[], byte[]>> readCommitted(String bootstrap, String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
-                partitions.add(new TopicPartition(topic, info.partition()));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-            while (!caughtUp(consumer, partitions, end)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("reading " + topic + " did not reach the end offsets " + end);
-                }
-                consumer.poll(Duration.ofMillis(500)).forEach(records::add);
-            }
-            return records;
-        }
-    }
-
-    private static boolean caughtUp(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions,
-            Map<TopicPartition, Long> end) {
-        return partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        TopicReader.forEachCommitted(bootstrap, topic, Duration.ofMinutes(5), records::add);
+        return records;
     }
 
     private TopicCheck() {}

@@ -153,7 +153,19 @@ start_broker() {
 
 broker_up() { (exec 3<> "/dev/tcp/127.0.0.1/$KAFKA_PORT") 2> /dev/null && grep -q "Kafka Server started" "$WORK/log/kafka.log"; }
 
-topic_check() { "$JAVA" -cp "$JARS/broker/*" "$HERE/cluster/TopicCheck.java" "$@" 2>> "$WORK/log/topic-check.log"; }
+# TopicCheck.java with the project's read_committed reader (a test class of jvm/kjson-flink-sql that
+# needs kafka-clients only), compiled once per run against the broker's jars.
+topic_check() {
+  local classes=$WORK/topic-check
+  if [[ ! -f $classes/TopicCheck.class ]]; then
+    mkdir -p "$classes"
+    "${JAVA%java}javac" -nowarn -d "$classes" -cp "$JARS/broker/*" "$HERE/cluster/TopicCheck.java" \
+      "$HERE/../jvm/kjson-flink-sql/src/test/java/org/kjson/flink/sql/broker/TopicReader.java" \
+      "$HERE/../jvm/kjson-flink-sql/src/test/java/org/kjson/flink/sql/broker/TopicRecord.java" \
+      >> "$WORK/log/topic-check.log" 2>&1 || die "compiling TopicCheck failed: $(tail -20 "$WORK/log/topic-check.log")"
+  fi
+  "$JAVA" -cp "$JARS/broker/*:$classes" TopicCheck "$@" 2>> "$WORK/log/topic-check.log"
+}
 
 stop_all() {
   local pid

@@ -1,16 +1,8 @@
 package org.kjson.flink.sql.bench;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.kjson.flink.sql.broker.TopicReader;
 
 /**
  * A topic read back with read_committed: record count, the producer timestamps of the first and
@@ -41,37 +33,16 @@ final class TopicStats {
     }
 
     static TopicStats read(String bootstrapServers, String topic) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 20_000);
-        config.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
-        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(60));
-            long records = 0;
-            long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
-            long sum = 0;
-            long xor = 0;
-            while (!end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    records++;
-                    first = Math.min(first, r.timestamp());
-                    last = Math.max(last, r.timestamp());
-                    long hash = fnv1a(fnv1a(0xcbf29ce484222325L, r.key()), r.value());
-                    sum += hash;
-                    xor ^= hash;
-                }
-            }
-            return new TopicStats(records, first, last, sum, xor);
-        }
+        long[] acc = {0, Long.MAX_VALUE, Long.MIN_VALUE, 0, 0}; // records, first, last, sum, xor
+        TopicReader.forEachCommitted(bootstrapServers, topic, Duration.ofMinutes(10), r -> {
+            acc[0]++;
+            acc[1] = Math.min(acc[1], r.timestamp());
+            acc[2] = Math.max(acc[2], r.timestamp());
+            long hash = fnv1a(fnv1a(0xcbf29ce484222325L, r.key()), r.value());
+            acc[3] += hash;
+            acc[4] ^= hash;
+        });
+        return new TopicStats(acc[0], acc[1], acc[2], acc[3], acc[4]);
     }
 
     /** FNV-1a over the bytes, with a length marker so that null, empty and the key/value split differ. */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -16,7 +17,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * Reads a whole topic with {@code isolation.level = read_committed}: every partition from the
  * beginning up to its last stable offset (so an open transaction would hide what follows it,
- * which the tests would report as missing records).
+ * which the checks report as missing records). The one read_committed reader of the project: the
+ * connector tests, the end-to-end benchmark ({@code TopicStats}) and the cluster scripts'
+ * {@code scripts/cluster/TopicCheck.java} (compiled with this file against the broker's jars) all
+ * read through {@link #forEachCommitted}. Needs kafka-clients only.
  */
 public final class TopicReader {
     private static final Duration DEADLINE = Duration.ofSeconds(120);
@@ -24,6 +28,19 @@ public final class TopicReader {
     private TopicReader() {}
 
     public static List<TopicRecord> readCommitted(String bootstrapServers, String topic) {
+        List<TopicRecord> records = new ArrayList<>();
+        forEachCommitted(bootstrapServers, topic, DEADLINE,
+                r -> records.add(new TopicRecord(r.partition(), r.offset(), r.key(), r.value())));
+        return records;
+    }
+
+    /**
+     * Hands every committed record of the topic to {@code sink}, partition by partition in offset
+     * order within each, and returns how many; fails when the end offsets are not reached within
+     * {@code deadline}.
+     */
+    public static long forEachCommitted(String bootstrapServers, String topic, Duration deadline,
+            Consumer<ConsumerRecord<byte[], byte[]>> sink) {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -33,22 +50,23 @@ public final class TopicReader {
         config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, DEADLINE).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, deadline).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, DEADLINE);
-            List<TopicRecord> records = new ArrayList<>();
-            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, deadline);
+            long count = 0;
+            long stop = System.nanoTime() + deadline.toNanos();
             while (!reachedEnd(consumer, end)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("topic " + topic + " not read to its end offsets " + end + " in " + DEADLINE);
+                if (System.nanoTime() > stop) {
+                    throw new IllegalStateException("topic " + topic + " not read to its end offsets " + end + " in " + deadline);
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    records.add(new TopicRecord(r.partition(), r.offset(), r.key(), r.value()));
+                    sink.accept(r);
+                    count++;
                 }
             }
-            return records;
+            return count;
         }
     }
 
