@@ -24,7 +24,8 @@ struct SideReader {
     fields: Vec<RowField>,
     projection: Vec<usize>,
     settings: DecodeSettings,
-    has_multiset: bool,
+    /// A MAP or MULTISET somewhere in the row.
+    has_map_like: bool,
 }
 
 /// Decodes batches of Kafka records of one table; opened once per task, like the encoder.
@@ -220,10 +221,11 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         .collect();
     let has_decimal =
         fields.iter().any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Decimal { .. })));
-    let has_multiset =
-        fields.iter().any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Multiset(_))));
+    let has_map_like = fields
+        .iter()
+        .any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Multiset(_) | LogicalType::Map { .. })));
     let settings = DecodeSettings::new(options, compatibility, has_decimal);
-    Ok(SideReader { fields, projection: side.projection.clone(), settings, has_multiset })
+    Ok(SideReader { fields, projection: side.projection.clone(), settings, has_map_like })
 }
 
 /// Whether `ty` or a type nested in it satisfies `test`.
@@ -302,12 +304,10 @@ fn read_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::resul
     let mut lexer = Lexer::new(message, settings.limits);
     let row_type = DataType::nullable(LogicalType::Row(reader.fields.clone()));
     let mut push = |value: Value| match value {
-        Value::Row(values)
-            if settings.multiset_null_count_fails && reader.has_multiset && has_null_count(&reader.fields, &values) =>
-        {
-            Err(Failure::Fatal(NULL_MULTISET_COUNT.into()))
-        }
-        Value::Row(values) => emit(Some(values)),
+        Value::Row(values) => match unrepresentable(reader, &values) {
+            Some(message) => Err(Failure::Fatal(message.into())),
+            None => emit(Some(values)),
+        },
         _ if settings.top_level_arrays => emit(None),
         _ => Ok(()),
     };
@@ -325,24 +325,34 @@ fn read_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::resul
 
 const NULL_MULTISET_COUNT: &str = "java.lang.NullPointerException: a MULTISET element count is null";
 
-/// Whether a MULTISET anywhere in the row holds a null count.
-fn has_null_count(fields: &[RowField], values: &[Value]) -> bool {
-    fields.iter().zip(values).any(|(f, v)| value_has_null_count(&f.data_type.logical, v))
+/// Only reached after a nesting-depth error: Flink's map holds the null name as a key.
+const NULL_MAP_KEY: &str = "a MAP key is null (read after a nesting-depth error): an Arrow map cannot hold it";
+
+/// Why a row Flink reads cannot go on: a null map key (never in an Arrow map), or on 1.20 a
+/// null MULTISET count (Flink fails past the format).
+fn unrepresentable(reader: &SideReader, values: &[Value]) -> Option<&'static str> {
+    let counts = reader.settings.multiset_null_count_fails;
+    reader.has_map_like.then(|| find_null_entry(&reader.fields, values, counts)).flatten()
 }
 
-fn value_has_null_count(ty: &LogicalType, value: &Value) -> bool {
+fn find_null_entry(fields: &[RowField], values: &[Value], counts: bool) -> Option<&'static str> {
+    fields.iter().zip(values).find_map(|(f, v)| null_entry(&f.data_type.logical, v, counts))
+}
+
+fn null_entry(ty: &LogicalType, value: &Value, counts: bool) -> Option<&'static str> {
+    let entries = |key: &LogicalType, item: &LogicalType, entries: &[(Value, Value)], multiset: bool| {
+        entries.iter().find_map(|(k, v)| match (k, v) {
+            (Value::Null, _) => Some(NULL_MAP_KEY),
+            (_, Value::Null) if multiset && counts => Some(NULL_MULTISET_COUNT),
+            _ => null_entry(key, k, counts).or_else(|| null_entry(item, v, counts)),
+        })
+    };
     match (ty, value) {
-        (LogicalType::Multiset(element), Value::Map(entries)) => {
-            entries.iter().any(|(k, count)| *count == Value::Null || value_has_null_count(&element.logical, k))
-        }
-        (LogicalType::Array(element), Value::List(items)) => {
-            items.iter().any(|v| value_has_null_count(&element.logical, v))
-        }
-        (LogicalType::Map { key, value: item }, Value::Map(entries)) => {
-            entries.iter().any(|(k, v)| value_has_null_count(&key.logical, k) || value_has_null_count(&item.logical, v))
-        }
-        (LogicalType::Row(fields), Value::Row(values)) => has_null_count(fields, values),
-        _ => false,
+        (LogicalType::Multiset(element), Value::Map(map)) => entries(&element.logical, &LogicalType::Int, map, true),
+        (LogicalType::Map { key, value: item }, Value::Map(map)) => entries(&key.logical, &item.logical, map, false),
+        (LogicalType::Array(element), Value::List(items)) => items.iter().find_map(|v| null_entry(&element.logical, v, counts)),
+        (LogicalType::Row(fields), Value::Row(values)) => find_null_entry(fields, values, counts),
+        _ => None,
     }
 }
 

@@ -30,7 +30,7 @@ fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettin
         LogicalType::Boolean => Value::Bool(match token {
             Token::True => true,
             Token::False => false,
-            _ => java::ascii(java::trim(&lexer.text())).is_some_and(|t| t.eq_ignore_ascii_case("true")),
+            _ => java::ascii(java::trim(&lexer.text()?)).is_some_and(|t| t.eq_ignore_ascii_case("true")),
         }),
         LogicalType::TinyInt => Value::Int(integer(lexer, token, i8::MIN.into(), i8::MAX.into(), false)?),
         LogicalType::SmallInt => Value::Int(integer(lexer, token, i16::MIN.into(), i16::MAX.into(), false)?),
@@ -40,18 +40,20 @@ fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettin
         LogicalType::BigInt | LogicalType::Interval { .. } => {
             Value::Int(integer(lexer, token, i64::MIN.into(), i64::MAX.into(), true)?)
         }
-        LogicalType::Float => Value::Float(java::parse_float(&lexer.text())?),
-        LogicalType::Double => Value::Double(java::parse_double(&lexer.text())?),
+        LogicalType::Float => Value::Float(java::parse_float(&lexer.text()?)?),
+        LogicalType::Double => Value::Double(java::parse_double(&lexer.text()?)?),
         LogicalType::Decimal { precision, scale } => decimal(lexer, token, *precision, *scale)?,
         LogicalType::Char { .. } | LogicalType::VarChar { .. } => Value::Text(string(lexer, token, settings)?),
-        LogicalType::Binary { .. } | LogicalType::VarBinary { .. } => Value::Bytes(binary(lexer, token)?),
+        LogicalType::Binary { .. } | LogicalType::VarBinary { .. } => Value::Bytes(binary(lexer)?),
         LogicalType::Date => {
-            let text = java::ascii(&lexer.text()).ok_or_else(|| parse_error(lexer))?;
-            Value::Date(temporal::parse_date(&text).ok_or_else(|| parse_error(lexer))? as i32)
+            let text = lexer.text()?;
+            let text = java::ascii(&text).ok_or_else(|| parse_error(&text))?;
+            Value::Date(temporal::parse_date(&text).ok_or_else(|| parse_error_str(&text))? as i32)
         }
         LogicalType::Time { .. } => {
-            let text = java::ascii(&lexer.text()).ok_or_else(|| parse_error(lexer))?;
-            let nanos = temporal::parse_sql_time(&text).ok_or_else(|| parse_error(lexer))?;
+            let text = lexer.text()?;
+            let text = java::ascii(&text).ok_or_else(|| parse_error(&text))?;
+            let nanos = temporal::parse_sql_time(&text).ok_or_else(|| parse_error_str(&text))?;
             let millis = match settings.time_keeps_fraction {
                 true => nanos / 1_000_000,
                 false => nanos / 1_000_000_000 * 1000,
@@ -70,8 +72,8 @@ fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettin
 
 /// `getIntValue`/`getLongValue` on number tokens (floats truncated when `floats`), else
 /// `parseInt(text.trim())`; TINYINT and SMALLINT are range-checked.
-fn integer(lexer: &Lexer, token: Token, min: i128, max: i128, floats: bool) -> Result<i64, String> {
-    let text = lexer.text();
+fn integer(lexer: &mut Lexer, token: Token, min: i128, max: i128, floats: bool) -> Result<i64, String> {
+    let text = lexer.text()?;
     match token {
         Token::Int => {
             let value: i128 = java::ascii(&text).and_then(|t| t.parse().ok()).unwrap_or(i128::MAX);
@@ -91,38 +93,31 @@ fn integer(lexer: &Lexer, token: Token, min: i128, max: i128, floats: bool) -> R
     }
 }
 
-fn decimal(lexer: &Lexer, token: Token, precision: u8, scale: u8) -> Converted {
-    let text = lexer.text();
+fn decimal(lexer: &mut Lexer, token: Token, precision: u8, scale: u8) -> Converted {
+    let text = lexer.text()?;
     let text = match token {
         Token::String => java::trim(&text).to_vec(),
         _ => text,
     };
-    let parsed = java::ascii(&text).and_then(|t| BigDecimal::parse(&t)).ok_or_else(|| parse_error(lexer))?;
+    let parsed = java::ascii(&text).and_then(|t| BigDecimal::parse(&t)).ok_or_else(|| parse_error(&text))?;
     Ok(parsed.to_unscaled(precision, scale).map_or(Value::Null, Value::Decimal))
 }
 
 fn string(lexer: &mut Lexer, token: Token, settings: &DecodeSettings) -> Result<Vec<u8>, String> {
     match token {
         Token::StartObject | Token::StartArray => Ok(java::to_utf8(&tree::read_as_text(lexer, settings)?)),
-        _ => Ok(java::to_utf8(&lexer.text())),
+        _ => Ok(java::to_utf8(&lexer.text()?)),
     }
 }
 
-fn binary(lexer: &Lexer, token: Token) -> Result<Vec<u8>, String> {
-    if token != Token::String {
-        return Err(format!(
-            "Current token ({token:?}) not VALUE_STRING or VALUE_EMBEDDED_OBJECT, can not access as binary"
-        ));
-    }
-    if lexer.raw_non_ascii() {
-        return Err("Illegal character in base64 content".to_string());
-    }
-    super::base64::decode(lexer.text_units())
+fn binary(lexer: &mut Lexer) -> Result<Vec<u8>, String> {
+    lexer.binary()
 }
 
-fn timestamp(lexer: &Lexer, settings: &DecodeSettings, ltz: bool) -> Converted {
-    let text = java::ascii(&lexer.text()).ok_or_else(|| parse_error(lexer))?;
-    let parsed = temporal::parse_timestamp(&text, settings.iso_timestamps, ltz).ok_or_else(|| parse_error(lexer))?;
+fn timestamp(lexer: &mut Lexer, settings: &DecodeSettings, ltz: bool) -> Converted {
+    let units = lexer.text()?;
+    let text = java::ascii(&units).ok_or_else(|| parse_error(&units))?;
+    let parsed = temporal::parse_timestamp(&text, settings.iso_timestamps, ltz).ok_or_else(|| parse_error(&units))?;
     Ok(Value::Timestamp { millis: parsed.epoch_millis(), nano_of_milli: parsed.nano_of_milli() })
 }
 
@@ -166,19 +161,21 @@ pub(crate) fn row(lexer: &mut Lexer, fields: &[RowField], settings: &DecodeSetti
     let mut count = 0;
     lexer.next()?;
     while lexer.current() != Some(Token::EndObject) {
-        if lexer.current().is_none() {
-            return Err("Unexpected end-of-input".to_string());
-        }
         if count >= arity {
             skip_to_next_field(lexer)?;
             continue;
         }
-        let name = lexer.text();
+        // No current token (after a nesting-depth error) is a null name, which matches nothing.
+        let name = match lexer.current() {
+            Some(_) => Some(lexer.text()?),
+            None => None,
+        };
         lexer.next()?;
-        match fields.iter().position(|f| f.name.encode_utf16().eq(name.iter().copied())) {
+        let matched = name.as_ref().and_then(|n| fields.iter().position(|f| f.name.encode_utf16().eq(n.iter().copied())));
+        match matched {
             Some(index) => {
                 values[index] = convert(lexer, &fields[index].data_type, settings)
-                    .map_err(|_| format!("Fail to deserialize at field: {}.", String::from_utf16_lossy(&name)))?;
+                    .map_err(|_| format!("Fail to deserialize at field: {}.", fields[index].name))?;
                 lexer.next()?;
                 count += 1;
             }
@@ -197,8 +194,12 @@ fn skip_to_next_field(lexer: &mut Lexer) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_error(lexer: &Lexer) -> String {
-    format!("Text '{}' could not be parsed", String::from_utf16_lossy(&lexer.text()))
+fn parse_error(units: &[u16]) -> String {
+    format!("Text '{}' could not be parsed", String::from_utf16_lossy(units))
+}
+
+fn parse_error_str(text: &str) -> String {
+    format!("Text '{text}' could not be parsed")
 }
 
 impl DataType {

@@ -78,8 +78,12 @@ fn java_float_text(text: &str) -> Option<String> {
         Some(b'-') => ("-", &text[1..]),
         _ => ("", text),
     };
-    if body == "NaN" || body == "Infinity" {
-        return Some(format!("{sign}{}", if body == "NaN" { "NaN" } else { "inf" }));
+    if body == "NaN" {
+        // Java has one NaN, whatever the sign written.
+        return Some("NaN".to_string());
+    }
+    if body == "Infinity" {
+        return Some(format!("{sign}inf"));
     }
     let body = body.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(body);
     let (mantissa, exponent) = match body.find(['e', 'E']) {

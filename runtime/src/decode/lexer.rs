@@ -61,9 +61,11 @@ pub(crate) struct Lexer<'a> {
     text: Vec<u16>,
     /// The byte span of the current number or literal token.
     span: (usize, usize),
-    /// Whether the current string held a byte above 0x7F (Jackson reads base64 from the raw
-    /// bytes, where any such byte is an illegal character).
-    raw_non_ascii: bool,
+    /// Where the unread rest of the current string token starts (Jackson reads strings lazily:
+    /// decoded by `text`, or skipped by the next `next`).
+    pending_string: Option<usize>,
+    /// Set by a nesting-depth error: the next call yields no token (see `value`).
+    pending_gap: bool,
 }
 
 pub(crate) type LexResult<T> = Result<T, String>;
@@ -79,7 +81,8 @@ impl<'a> Lexer<'a> {
             current: None,
             text: Vec::new(),
             span: (0, 0),
-            raw_non_ascii: false,
+            pending_string: None,
+            pending_gap: false,
         }
     }
 
@@ -87,14 +90,15 @@ impl<'a> Lexer<'a> {
         self.current
     }
 
-    /// Name or string text as UTF-16 code units.
-    pub(crate) fn text_units(&self) -> &[u16] {
-        &self.text
-    }
-
-    /// What Jackson's `getText()` returns for the current token, as UTF-16 code units.
-    pub(crate) fn text(&self) -> Vec<u16> {
-        match self.current {
+    /// What Jackson's `getText()` returns for the current token, as UTF-16 code units. A string
+    /// is decoded here, as Jackson does it: a bad byte fails the call, leaves the lexer just
+    /// past it, and ends the string token.
+    pub(crate) fn text(&mut self) -> LexResult<Vec<u16>> {
+        if let (Some(Token::String), Some(start)) = (self.current, self.pending_string.take()) {
+            self.pos = start;
+            self.string(self.limits.max_string_length)?;
+        }
+        Ok(match self.current {
             Some(Token::FieldName | Token::String) => self.text.clone(),
             Some(Token::StartObject) => vec![u16::from(b'{')],
             Some(Token::EndObject) => vec![u16::from(b'}')],
@@ -102,11 +106,33 @@ impl<'a> Lexer<'a> {
             Some(Token::EndArray) => vec![u16::from(b']')],
             Some(_) => self.raw().iter().map(|&b| u16::from(b)).collect(),
             None => Vec::new(),
-        }
+        })
     }
 
-    pub(crate) fn raw_non_ascii(&self) -> bool {
-        self.raw_non_ascii
+    /// Jackson's `getBinaryValue()` of the current string: base64 read from the raw bytes. A bad
+    /// byte fails the call and leaves the rest of the string to be skipped from just past it.
+    pub(crate) fn binary(&mut self) -> LexResult<Vec<u8>> {
+        match (self.current, self.pending_string) {
+            (Some(Token::String), Some(start)) => {
+                self.pos = start;
+                let (decoded, resume) = super::base64::decode_raw(self.input, start);
+                match decoded {
+                    Ok(bytes) => {
+                        self.pos = resume;
+                        self.pending_string = None;
+                        Ok(bytes)
+                    }
+                    Err(message) => {
+                        self.pending_string = Some(resume);
+                        Err(message)
+                    }
+                }
+            }
+            (Some(Token::String), None) => super::base64::decode(&self.text),
+            (token, _) => Err(format!(
+                "Current token ({token:?}) not VALUE_STRING or VALUE_EMBEDDED_OBJECT, can not access as binary"
+            )),
+        }
     }
 
     /// The bytes of the current number or literal token.
@@ -114,8 +140,17 @@ impl<'a> Lexer<'a> {
         &self.input[self.span.0..self.span.1]
     }
 
-    /// Moves to the next token; `None` at the end of the input outside any open value.
+    /// Moves to the next token; `None` at the end of the input outside any open value, and
+    /// once after a nesting-depth error.
     pub(crate) fn next(&mut self) -> LexResult<Option<Token>> {
+        if std::mem::take(&mut self.pending_gap) {
+            self.current = None;
+            return Ok(None);
+        }
+        if let Some(start) = self.pending_string.take() {
+            self.pos = start;
+            self.skip_string()?;
+        }
         let token = self.advance()?;
         self.current = token;
         Ok(token)
@@ -138,6 +173,7 @@ impl<'a> Lexer<'a> {
     fn in_object(&mut self, byte: u8, value_done: bool, after_name: bool) -> LexResult<Option<Token>> {
         if after_name {
             if byte != b':' {
+                self.pos += 1;
                 return Err(unexpected(byte, "was expecting a colon to separate field name and value"));
             }
             self.pos += 1;
@@ -153,12 +189,14 @@ impl<'a> Lexer<'a> {
         }
         if value_done {
             if byte != b',' {
+                self.pos += 1;
                 return Err(unexpected(byte, "was expecting comma to separate Object entries"));
             }
             self.pos += 1;
             byte = self.skip_space()?.ok_or_else(|| self.eof_in(Scope::Object { value_done, after_name }))?;
         }
         if byte != b'"' {
+            self.pos += 1;
             return Err(unexpected(byte, "was expecting double-quote to start field name"));
         }
         self.pos += 1;
@@ -176,6 +214,7 @@ impl<'a> Lexer<'a> {
         let mut byte = byte;
         if value_done {
             if byte != b',' {
+                self.pos += 1;
                 return Err(unexpected(byte, "was expecting comma to separate Array entries"));
             }
             self.pos += 1;
@@ -192,15 +231,8 @@ impl<'a> Lexer<'a> {
     fn value(&mut self, byte: u8) -> LexResult<Option<Token>> {
         let token = match byte {
             b'{' | b'[' => {
-                if self.scopes.len() > self.limits.max_depth {
-                    return Err(format!(
-                        "Document nesting depth ({}) exceeds the maximum allowed ({})",
-                        self.scopes.len(),
-                        self.limits.max_depth
-                    ));
-                }
                 self.pos += 1;
-                match byte {
+                let token = match byte {
                     b'{' => {
                         self.scopes.push(Scope::Object { value_done: false, after_name: false });
                         Token::StartObject
@@ -209,18 +241,32 @@ impl<'a> Lexer<'a> {
                         self.scopes.push(Scope::Array { value_done: false });
                         Token::StartArray
                     }
+                };
+                let depth = self.scopes.len() - 1;
+                if depth > self.limits.max_depth {
+                    // As Jackson: the container is entered, the token is lost, and the next
+                    // call gives no token before reading on inside it.
+                    self.pending_gap = true;
+                    return Err(format!(
+                        "Document nesting depth ({depth}) exceeds the maximum allowed ({})",
+                        self.limits.max_depth
+                    ));
                 }
+                token
             }
             b'"' => {
                 self.pos += 1;
-                self.string(self.limits.max_string_length)?;
+                self.pending_string = Some(self.pos);
                 Token::String
             }
             b'-' | b'0'..=b'9' => self.number()?,
             b't' => self.literal(b"true", Token::True)?,
             b'f' => self.literal(b"false", Token::False)?,
             b'n' => self.literal(b"null", Token::Null)?,
-            b']' | b'}' => return Err(unexpected(byte, "expected a value")),
+            b']' | b'}' => {
+                self.pos += 1;
+                return Err(unexpected(byte, "expected a value"));
+            }
             _ => return Err(self.unrecognized()),
         };
         Ok(Some(token))
@@ -314,6 +360,8 @@ impl<'a> Lexer<'a> {
             }
         }
         if pos - start > self.limits.max_number_length {
+            // Jackson reads the whole number before refusing it.
+            self.pos = pos;
             return Err(format!(
                 "Number value length ({}) exceeds the maximum allowed ({})",
                 pos - start,
@@ -328,7 +376,6 @@ impl<'a> Lexer<'a> {
     /// Reads a string body after its opening quote into `text`.
     fn string(&mut self, max_length: usize) -> LexResult<()> {
         self.text.clear();
-        self.raw_non_ascii = false;
         loop {
             let Some(&byte) = self.input.get(self.pos) else {
                 return Err("Unexpected end-of-input: was expecting closing quote for a string value".to_string());
@@ -338,10 +385,7 @@ impl<'a> Lexer<'a> {
                 b'"' => break,
                 b'\\' => self.escape()?,
                 0..=0x7F => self.text.push(u16::from(byte)),
-                _ => {
-                    self.raw_non_ascii = true;
-                    self.multibyte(byte)?
-                }
+                _ => self.multibyte(byte)?,
             }
         }
         if self.text.len() > max_length {
@@ -400,6 +444,7 @@ impl<'a> Lexer<'a> {
                 return Err("Unexpected end-of-input: was expecting closing quote for a string value".to_string());
             };
             if next & 0xC0 != 0x80 {
+                self.pos += 1;
                 return Err(format!("Invalid UTF-8 middle byte 0x{next:x}"));
             }
             self.pos += 1;
@@ -413,6 +458,39 @@ impl<'a> Lexer<'a> {
             self.text.push(code as u16);
         }
         Ok(())
+    }
+
+    /// Skips a string body from `pos` to its closing quote, checking what Jackson's skip checks
+    /// (escapes, UTF-8 lead and continuation bytes).
+    fn skip_string(&mut self) -> LexResult<()> {
+        loop {
+            let Some(&byte) = self.input.get(self.pos) else {
+                return Err("Unexpected end-of-input in VALUE_STRING".to_string());
+            };
+            self.pos += 1;
+            match byte {
+                b'"' => return Ok(()),
+                b'\\' => {
+                    let length = self.text.len();
+                    self.escape()?;
+                    self.text.truncate(length);
+                }
+                0..=0x7F => {}
+                0xC0..=0xF7 => {
+                    let extra = if byte < 0xE0 { 1 } else if byte < 0xF0 { 2 } else { 3 };
+                    for _ in 0..extra {
+                        let Some(&next) = self.input.get(self.pos) else {
+                            return Err("Unexpected end-of-input in VALUE_STRING".to_string());
+                        };
+                        self.pos += 1;
+                        if next & 0xC0 != 0x80 {
+                            return Err(format!("Invalid UTF-8 middle byte 0x{next:x}"));
+                        }
+                    }
+                }
+                _ => return Err(format!("Invalid UTF-8 start byte 0x{byte:x}")),
+            }
+        }
     }
 
     /// Skips the rest of the current value when it opened an object or array (Flink's
@@ -509,9 +587,27 @@ mod tests {
     fn strings_decode_like_jackson() {
         let mut lexer = Lexer::new("\"a\\u00e9\\ud800\u{1F600}\u{1}\"".as_bytes(), Limits::NONE);
         assert_eq!(lexer.next().unwrap(), Some(Token::String));
-        assert_eq!(lexer.text_units(), &[0x61, 0xE9, 0xD800, 0xD83D, 0xDE00, 0x01]);
+        assert_eq!(lexer.text().unwrap(), [0x61, 0xE9, 0xD800, 0xD83D, 0xDE00, 0x01]);
         let mut lexer = Lexer::new(b"\"\xC3\"", Limits::NONE);
-        assert!(lexer.next().unwrap_err().contains("middle byte"));
+        assert_eq!(lexer.next().unwrap(), Some(Token::String));
+        assert!(lexer.text().unwrap_err().contains("middle byte"));
+    }
+
+    #[test]
+    fn a_bad_string_fails_where_it_is_read_and_the_lexer_goes_on_past_the_bad_byte() {
+        use Token::*;
+        // Skipped: the skip fails; then every character up to the next comma is refused once.
+        let mut lexer = Lexer::new(b"{\"s\":\"a\xFEx\",\"t\":1}", Limits::NONE);
+        assert_eq!([lexer.next(), lexer.next(), lexer.next()], [Ok(Some(StartObject)), Ok(Some(FieldName)), Ok(Some(String))]);
+        assert!(lexer.next().unwrap_err().contains("start byte 0xfe"));
+        assert!(lexer.next().unwrap_err().contains("('x'"));
+        assert!(lexer.next().unwrap_err().contains("('\"'"));
+        assert_eq!([lexer.next(), lexer.next(), lexer.next()], [Ok(Some(FieldName)), Ok(Some(Int)), Ok(Some(EndObject))]);
+        // Read as base64: the bad byte fails it, and the rest of the string is skipped.
+        let mut lexer = Lexer::new(b"{\"s\":\"aG\xFEk=\",\"t\":1}", Limits::NONE);
+        (0..3).for_each(|_| drop(lexer.next()));
+        assert!(lexer.binary().unwrap_err().contains("base64"));
+        assert_eq!([lexer.next(), lexer.next(), lexer.next()], [Ok(Some(FieldName)), Ok(Some(Int)), Ok(Some(EndObject))]);
     }
 
     #[test]

@@ -26,7 +26,7 @@ fn read(lexer: &mut Lexer, settings: &DecodeSettings) -> Result<Node, String> {
         Some(Token::StartObject) => {
             let mut members: Vec<(Vec<u16>, Node)> = Vec::new();
             while lexer.next()? == Some(Token::FieldName) {
-                let name = lexer.text();
+                let name = lexer.text()?;
                 lexer.next()?;
                 let value = read(lexer, settings)?;
                 match members.iter_mut().find(|(existing, _)| *existing == name) {
@@ -43,10 +43,10 @@ fn read(lexer: &mut Lexer, settings: &DecodeSettings) -> Result<Node, String> {
             }
             Ok(Node::Array(items))
         }
-        Some(Token::String) => Ok(Node::Leaf(quoted(lexer.text_units()))),
+        Some(Token::String) => Ok(Node::Leaf(quoted(&lexer.text()?))),
         Some(Token::Int) => Ok(Node::Leaf(ascii_units(&canonical_integer(&String::from_utf8_lossy(lexer.raw()))))),
         Some(Token::Float) => Ok(Node::Leaf(ascii_units(&float_text(lexer, settings)?))),
-        Some(_) => Ok(Node::Leaf(lexer.text())),
+        Some(_) => Ok(Node::Leaf(lexer.text()?)),
         None => Err("Unexpected end-of-input".to_string()),
     }
 }
