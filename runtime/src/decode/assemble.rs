@@ -36,6 +36,7 @@ pub struct Decoder {
     value: SideReader,
     /// Metadata columns put Flink's source on its projecting path even without a key.
     has_metadata: bool,
+
     on_error: OnError,
 }
 
@@ -162,6 +163,7 @@ impl Decoder {
             }
             Row { kind, values }
         };
+
         match &self.key {
             // With key fields, one row per key row: a record whose key gives none gives no row.
             Some(reader) if !reader.projection.is_empty() => {

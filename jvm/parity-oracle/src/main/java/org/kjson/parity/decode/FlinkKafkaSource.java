@@ -73,7 +73,22 @@ final class FlinkKafkaSource {
             if (nullRows[0] > 0) {
                 throw new NullRowException(nullRows[0], rows.size());
             }
+            for (RowData row : rows) {
+                if (NullMapKeys.in(row, producedType)) {
+                    throw new NullMapKeyException();
+                }
+            }
             return rows;
+        }
+    }
+
+    /**
+     * A map with a null key in an emitted row (Flink reads one only after a nesting-depth error):
+     * no Arrow map can hold it, so the record is judged failed and kjson must fail it too.
+     */
+    static final class NullMapKeyException extends Exception {
+        NullMapKeyException() {
+            super("oracle: Flink's row holds a MAP with a null key, which an Arrow map cannot hold");
         }
     }
 
