@@ -46,3 +46,5 @@ pub mod ffi;
 mod registry;
 
 pub use encoder::{Encoder, EncoderKind, PLANS_KEPT};
+/// The read side: Kafka records back into Arrow rows, as Flink's JSON deserializers read them.
+pub use kjson_runtime::decode::{DecodedBatch, Decoder, OnError, RecordSide};
