@@ -64,8 +64,10 @@ pub(crate) struct Lexer<'a> {
     /// Where the unread rest of the current string token starts (Jackson reads strings lazily:
     /// decoded by `text`, or skipped by the next `next`).
     pending_string: Option<usize>,
-    /// Set by a nesting-depth error: the next call yields no token (see `value`).
+    /// Set by a nesting-depth error, or a bad scalar after a name: the next call yields no token.
     pending_gap: bool,
+    /// A number or literal already read with its field name, handed out by the next call.
+    stashed: Option<Token>,
 }
 
 pub(crate) type LexResult<T> = Result<T, String>;
@@ -83,6 +85,7 @@ impl<'a> Lexer<'a> {
             span: (0, 0),
             pending_string: None,
             pending_gap: false,
+            stashed: None,
         }
     }
 
@@ -147,6 +150,10 @@ impl<'a> Lexer<'a> {
             self.current = None;
             return Ok(None);
         }
+        if let Some(token) = self.stashed.take() {
+            self.current = Some(token);
+            return Ok(Some(token));
+        }
         if let Some(start) = self.pending_string.take() {
             self.pos = start;
             self.skip_string()?;
@@ -202,7 +209,34 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         self.string(self.limits.max_name_length)?;
         self.set_top(Scope::Object { value_done: false, after_name: true });
+        self.read_scalar_after_name()?;
         Ok(Some(Token::FieldName))
+    }
+
+    /// Jackson reads a number or literal right after its field name, in the same call: a bad one
+    /// fails the name's call, and the call after it yields no token.
+    fn read_scalar_after_name(&mut self) -> LexResult<()> {
+        let save = self.pos;
+        let Ok(Some(b':')) = self.skip_space() else { return Ok(()) };
+        self.pos += 1;
+        let byte = match self.skip_space() {
+            Ok(Some(byte)) if !matches!(byte, b'"' | b'{' | b'[' | b']' | b'}') => byte,
+            _ => {
+                self.pos = save;
+                return Ok(());
+            }
+        };
+        self.set_top(Scope::Object { value_done: true, after_name: false });
+        match self.value(byte) {
+            Ok(token) => {
+                self.stashed = token;
+                Ok(())
+            }
+            Err(message) => {
+                self.pending_gap = true;
+                Err(message)
+            }
+        }
     }
 
     fn in_array(&mut self, byte: u8, value_done: bool) -> LexResult<Option<Token>> {
