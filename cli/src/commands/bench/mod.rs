@@ -2,7 +2,8 @@
 //! the dynamic encoder (both float spellings on sinks with floats), arrow-json's
 //! `LineDelimitedWriter` on each batch and called once per row, serde_json and sonic-rs from Rust
 //! structs (q0), and a memcpy of the generated output. Generated and dynamic output are checked
-//! byte for byte before anything is timed; the clock is described in [`clock`].
+//! byte for byte before anything is timed; the clock is described in [`clock`]. `--decode`
+//! times the read side instead, on the records those encoders write ([`decode`]).
 use std::fmt::Write as _;
 
 use arrow_json::LineDelimitedWriter;
@@ -17,6 +18,7 @@ use crate::nexmark::{NexmarkBatch, NexmarkStream, Query};
 use clock::{Contender, Timing};
 
 pub mod clock;
+pub mod decode;
 pub mod serde_rows;
 pub mod synthetic;
 pub mod typed_rows;
@@ -40,8 +42,12 @@ pub struct BenchArgs {
     /// 200 ms. The median and the spread (max - min) / median are reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
-    /// For profiling: after the check, run only this encoder (generated or dynamic) this many
-    /// times over the batches and print its median pass.
+    /// Time the read side: kjson's decoder, arrow-json's Decoder, serde_json and sonic-rs to
+    /// values, and memcpy, on the records kjson's encoder writes for each sink (json format only).
+    #[arg(long)]
+    pub decode: bool,
+    /// For profiling: after the check, run only this encoder (generated or dynamic; with
+    /// --decode: kjson) this many times over the batches and print its median pass.
     #[arg(long, hide = true, value_names = ["ENCODER", "TIMES"], num_args = 2)]
     pub profile: Option<Vec<String>>,
     #[command(flatten)]
@@ -148,6 +154,9 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
         return Err("--rows must be at least 1".to_string());
     }
     let c = args.compatibility.compatibility();
+    if args.decode {
+        return decode::run_decode_bench(args);
+    }
     println!(
         "kjson bench: {} rows per sink in batches of {BATCH_ROWS}, seed {}, Flink {}, float spelling {} \
          (both on sinks with floats)",
@@ -212,7 +221,7 @@ fn open_pair(case: BenchCase, compatibility: Compatibility) -> Result<(Encoder, 
     Ok((generated, dynamic))
 }
 
-fn generate_batches(case: BenchCase, args: &BenchArgs) -> Result<Vec<NexmarkBatch>, String> {
+pub(crate) fn generate_batches(case: BenchCase, args: &BenchArgs) -> Result<Vec<NexmarkBatch>, String> {
     let mut nexmark = match case.source {
         RowSource::Nexmark(query) => Some(NexmarkStream::new(query, args.seed)),
         RowSource::Sensor | RowSource::Ledger | RowSource::Typed => None,
@@ -298,16 +307,21 @@ pub fn bench_case(args: &BenchArgs, case: BenchCase) -> Result<CaseBench, String
         ));
     }
     contenders.push(Contender::new(MEMCPY, Box::new(|| Ok(memcpy_pass(&memcpy_input)))));
-    for contender in &mut contenders {
+    let lines = time_contenders(&mut contenders, args.rounds)?;
+    Ok(CaseBench { case, encoder, rows, lines })
+}
+
+/// A warm-up pass of each contender, then `rounds` samples taken round-robin.
+pub(crate) fn time_contenders(contenders: &mut [Contender], rounds: u32) -> Result<Vec<Line>, String> {
+    for contender in contenders.iter_mut() {
         contender.calibrate()?;
     }
-    for _ in 0..args.rounds {
-        for contender in &mut contenders {
+    for _ in 0..rounds {
+        for contender in contenders.iter_mut() {
             contender.sample()?;
         }
     }
-    let lines = contenders.iter().map(|c| Line { name: c.name.clone(), bytes: c.bytes, timing: c.timing() }).collect();
-    Ok(CaseBench { case, encoder, rows, lines })
+    Ok(contenders.iter().map(|c| Line { name: c.name.clone(), bytes: c.bytes, timing: c.timing() }).collect())
 }
 
 /// Encodes every batch with both encoders and compares the slabs; returns the generated
@@ -388,7 +402,7 @@ fn arrow_json_per_row_pass(batches: &[NexmarkBatch]) -> Result<u64, String> {
 }
 
 /// Copies each batch's generated output into a reused buffer: the floor of writing those bytes.
-fn memcpy_pass(outputs: &[Vec<u8>]) -> u64 {
+pub(crate) fn memcpy_pass(outputs: &[Vec<u8>]) -> u64 {
     let mut target: Vec<u8> = Vec::with_capacity(outputs.iter().map(Vec::len).max().unwrap_or(0));
     let mut bytes = 0;
     for output in outputs {
@@ -401,7 +415,7 @@ fn memcpy_pass(outputs: &[Vec<u8>]) -> u64 {
 }
 
 /// A ratio, or `-` where a side could not be timed.
-fn show_ratio(ratio: Option<f64>) -> String {
+pub(crate) fn show_ratio(ratio: Option<f64>) -> String {
     ratio.map_or_else(|| "-".to_string(), |r| format!("{r:.2}"))
 }
 
@@ -469,6 +483,7 @@ mod tests {
             rows: 5000,
             seed: 7,
             rounds: 1,
+            decode: false,
             profile: None,
             compatibility: CompatibilityArgs {
                 flink_version: kjson_arrow::runtime::FlinkVersion::V2_3,

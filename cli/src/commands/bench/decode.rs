@@ -1,0 +1,460 @@
+//! `kjson bench --decode`: the read side, in one process, on the same records for every
+//! contender. The records are what kjson's encoder writes for each bench sink (its rows through
+//! the sink's DDL: Flink's bytes), 4096 to a fetch. Contenders: kjson's [`Decoder`] (the dynamic
+//! one: there are no generated decoders yet), arrow-json's `Decoder` into the same Arrow schema
+//! (or the closest one it can read, with the changes listed), serde_json and sonic-rs each
+//! parsing every record to its `Value` tree, and a memcpy of the records as the ceiling.
+//! Before anything is timed, kjson's decoder must read every record without an error, and
+//! arrow-json's columns are compared with kjson's. Timing is [`super::clock`]'s.
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::sync::Arc;
+
+use arrow_array::{Array, RecordBatch};
+use arrow_json::ReaderBuilder;
+use arrow_schema::{DataType as ArrowType, Field, Schema};
+use kjson_arrow::runtime::{Format, KeyValueSlabs, Slab};
+use kjson_arrow::{Decoder, Encoder, RecordSide};
+
+use super::clock::{Contender, Timing};
+use super::{generate_batches, memcpy_pass, show_ratio, time_contenders, BenchArgs, BenchCase, CaseBench, BATCH_ROWS};
+use crate::commands::bench::clock;
+
+pub const KJSON: &str = "kjson decoder (dynamic)";
+pub const ARROW_JSON: &str = "arrow-json Decoder";
+pub const SERDE_JSON: &str = "serde_json::Value";
+pub const SONIC_RS: &str = "sonic_rs::Value";
+pub const MEMCPY: &str = "memcpy of the records";
+
+/// One sink's decode bench, or why it has none.
+pub enum DecodeOutcome {
+    Timed(Box<DecodeBench>),
+    NotDecoded { case: BenchCase, reason: String },
+}
+
+/// The contenders' results on one sink, and what was not like for like.
+pub struct DecodeBench {
+    pub result: CaseBench,
+    /// The schema changes arrow-json needed, one line each (empty: kjson's schema as is).
+    pub arrow_changes: Vec<String>,
+    /// What arrow-json reads of the records (all of them, or the values only).
+    pub arrow_reads: String,
+    /// How arrow-json's columns compared with kjson's.
+    pub agreement: String,
+}
+
+pub fn run_decode_bench(args: &BenchArgs) -> Result<(), String> {
+    let c = args.compatibility.compatibility();
+    println!(
+        "kjson bench --decode: {} records per sink in fetches of {BATCH_ROWS}, written by kjson's encoder from the \
+         sink's rows (seed {}), Flink {}, float spelling {}",
+        args.rows, args.seed, c.flink_version, c.float_spelling
+    );
+    println!(
+        "kjson's decoder is the dynamic one: there are no generated decoders yet. serde_json and sonic-rs parse each \
+         record to a Value tree (no Arrow output)."
+    );
+    println!(
+        "time: monotonic clock, {} samples per contender of >= {} ms each, median and spread (max - min) / median \
+         (release build: cargo build --release)",
+        args.rounds,
+        clock::MIN_SAMPLE.as_millis()
+    );
+    if let Some(profile) = &args.profile {
+        return run_profile(args, profile);
+    }
+    let mut outcomes = Vec::new();
+    for &case in &args.query.0 {
+        eprintln!("kjson bench --decode: {} ...", case.name);
+        let outcome = decode_case(args, case)?;
+        println!("{}", detail_table(&outcome));
+        outcomes.push(outcome);
+    }
+    println!("{}", summary_table(&outcomes));
+    Ok(())
+}
+
+/// `--decode --profile kjson TIMES`: kjson's decoder alone in a loop, for perf or callgrind.
+fn run_profile(args: &BenchArgs, profile: &[String]) -> Result<(), String> {
+    if profile[0] != "kjson" {
+        return Err(format!("--decode --profile: unknown decoder '{}'; expected kjson", profile[0]));
+    }
+    let times: usize = profile[1].parse().map_err(|_| format!("--profile: '{}' is not a count", profile[1]))?;
+    for &case in &args.query.0 {
+        let Some(mut input) = prepare(args, case)? else { continue };
+        let mut samples = Vec::new();
+        for _ in 0..times.max(1) {
+            let start = std::time::Instant::now();
+            kjson_pass(&mut input.decoder, &input.slabs, input.reads_keys)?;
+            samples.push(start.elapsed());
+        }
+        println!(
+            "{} kjson decoder: median of {times}: {:.0} records/s",
+            case.name,
+            Timing::of(&samples).per_second(input.records)
+        );
+    }
+    Ok(())
+}
+
+/// A sink's records and its opened decoder.
+struct Input {
+    slabs: Vec<KeyValueSlabs>,
+    decoder: Decoder,
+    /// The decoder reads the keys (the table has key fields).
+    reads_keys: bool,
+    records: usize,
+}
+
+/// Generates the sink's rows, encodes them, opens the decoder; `None` for a sink whose value
+/// format the decoder does not read yet.
+fn prepare(args: &BenchArgs, case: BenchCase) -> Result<Option<Input>, String> {
+    let compatibility = args.compatibility.compatibility();
+    let spec = kjson_arrow::runtime::SinkSpec::from_ddl(case.ddl).map_err(|e| format!("DDL of {}: {e}", case.name))?;
+    let mut formats = std::iter::once(&spec.value).chain(&spec.key).map(|side| side.format);
+    if formats.any(|f| f != Format::Json) {
+        return Ok(None);
+    }
+    let mut encoder = Encoder::open(spec.clone(), compatibility).map_err(|e| e.to_string())?;
+    let mut slabs = Vec::new();
+    for batch in generate_batches(case, args)? {
+        slabs.push(encoder.encode(&batch.batch, batch.row_kinds.as_ref()).map_err(|e| e.to_string())?.clone());
+    }
+    let reads_keys = spec.key.as_ref().is_some_and(|k| !k.projection.is_empty());
+    let decoder = Decoder::open(spec, compatibility).map_err(|e| format!("{}: opening the decoder: {e}", case.name))?;
+    let records = slabs.iter().map(KeyValueSlabs::num_rows).sum();
+    Ok(Some(Input { slabs, decoder, reads_keys, records }))
+}
+
+pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, String> {
+    let Some(mut input) = prepare(args, case)? else {
+        let spec = kjson_arrow::runtime::SinkSpec::from_ddl(case.ddl).map_err(|e| e.to_string())?;
+        let reason = format!(
+            "not decoded yet: its value format is {}; kjson's decoder reads the json format only so far",
+            spec.value.format.name()
+        );
+        return Ok(DecodeOutcome::NotDecoded { case, reason });
+    };
+    let spec = input.decoder.spec().clone();
+    let kjson_schema = input.decoder.schema();
+    // arrow-json reads the value records: the value side's fields under their value names.
+    let mut arrow_changes = Vec::new();
+    let arrow_fields: Vec<Field> = spec
+        .value
+        .projection
+        .iter()
+        .zip(&spec.value.field_names)
+        .map(|(&at, name)| {
+            let field = kjson_schema.field(at);
+            let readable = readable_type(field.data_type(), name, &mut arrow_changes);
+            Field::new(name, readable, true)
+        })
+        .collect();
+    let arrow_schema = Arc::new(Schema::new(arrow_fields));
+    let mut arrow_decoder = ReaderBuilder::new(arrow_schema.clone())
+        .with_batch_size(BATCH_ROWS * 2)
+        .build_decoder()
+        .map_err(|e| format!("{}: arrow-json cannot build a decoder: {e}", case.name))?;
+    let value_only_columns = spec.columns.len() - spec.value.projection.len();
+    let tombstones: usize = input.slabs.iter().map(|s| s.values.lengths.iter().filter(|&&l| l < 0).count()).sum();
+    let arrow_reads = match (input.reads_keys, value_only_columns, tombstones) {
+        (false, _, _) => "the same records (no key fields)".to_string(),
+        (true, 0, 0) => "the values only (the key fields are in the value too)".to_string(),
+        (true, 0, t) => format!("the values only (the key fields are in the value too), skipping {t} tombstones"),
+        (true, n, t) => format!("the values only: {n} key-only columns are not read, {t} tombstones skipped"),
+    };
+
+    // The check: kjson reads every record; arrow-json's columns against kjson's.
+    let mut kjson_batches = Vec::new();
+    for slab in &input.slabs {
+        let decoded = input.decoder.decode(keys_of(slab, input.reads_keys), side(&slab.values));
+        let decoded = decoded.map_err(|e| format!("{}: kjson's decoder fails: {e}", case.name))?;
+        kjson_batches.push(decoded);
+    }
+    let mut arrow_batches = Vec::new();
+    arrow_json_pass(&mut arrow_decoder, &input.slabs, &mut |b| arrow_batches.push(b))
+        .map_err(|e| format!("{}: {e}", case.name))?;
+    let agreement = compare(&spec.value.projection, &arrow_schema, &kjson_schema, &kjson_batches, &arrow_batches);
+
+    let records = input.records;
+    let reads_keys = input.reads_keys;
+    let copied: Vec<Vec<u8>> = input
+        .slabs
+        .iter()
+        .map(|s| {
+            let mut bytes = if reads_keys { s.keys.bytes.clone() } else { Vec::new() };
+            bytes.extend_from_slice(&s.values.bytes);
+            bytes
+        })
+        .collect();
+    let mut contenders: Vec<Contender> = Vec::new();
+    {
+        let (decoder, slabs) = (&mut input.decoder, &input.slabs);
+        contenders.push(Contender::new(KJSON, Box::new(move || kjson_pass(decoder, slabs, reads_keys))));
+    }
+    let slabs = &input.slabs;
+    contenders.push(Contender::new(
+        ARROW_JSON,
+        Box::new(move || {
+            arrow_json_pass(&mut arrow_decoder, slabs, &mut |b| {
+                black_box(b);
+            })
+        }),
+    ));
+    contenders.push(Contender::new(
+        SERDE_JSON,
+        Box::new(move || {
+            tree_pass(slabs, reads_keys, |r| {
+                serde_json::from_slice::<serde_json::Value>(r)
+                    .map(|v| drop(black_box(v)))
+                    .map_err(|e| format!("serde_json: {e}"))
+            })
+        }),
+    ));
+    contenders.push(Contender::new(
+        SONIC_RS,
+        Box::new(move || {
+            tree_pass(slabs, reads_keys, |r| {
+                sonic_rs::from_slice::<sonic_rs::Value>(r)
+                    .map(|v| drop(black_box(v)))
+                    .map_err(|e| format!("sonic-rs: {e}"))
+            })
+        }),
+    ));
+    contenders.push(Contender::new(MEMCPY, Box::new(|| Ok(memcpy_pass(&copied)))));
+    let lines = time_contenders(&mut contenders, args.rounds)?;
+    let result = CaseBench { case, encoder: "kjson's dynamic decoder".to_string(), rows: records, lines };
+    Ok(DecodeOutcome::Timed(Box::new(DecodeBench { result, arrow_changes, arrow_reads, agreement })))
+}
+
+fn side(slab: &Slab) -> RecordSide<'_> {
+    RecordSide { data: &slab.bytes, offsets: &slab.offsets, lengths: &slab.lengths }
+}
+
+fn keys_of(slab: &KeyValueSlabs, reads_keys: bool) -> Option<RecordSide<'_>> {
+    reads_keys.then(|| side(&slab.keys))
+}
+
+/// The bytes of the sides kjson's decoder reads (keys when the table has key fields, values).
+fn bytes_read(slab: &KeyValueSlabs, reads_keys: bool) -> u64 {
+    (slab.values.bytes.len() + if reads_keys { slab.keys.bytes.len() } else { 0 }) as u64
+}
+
+fn kjson_pass(decoder: &mut Decoder, slabs: &[KeyValueSlabs], reads_keys: bool) -> Result<u64, String> {
+    let mut bytes = 0;
+    for slab in slabs {
+        let decoded = decoder.decode(keys_of(slab, reads_keys), side(&slab.values)).map_err(|e| e.to_string())?;
+        black_box(decoded);
+        bytes += bytes_read(slab, reads_keys);
+    }
+    Ok(bytes)
+}
+
+/// arrow-json's decoder fed one value record at a time (as Kafka hands them over), flushed
+/// once per fetch into a batch handed to `sink`; null and empty values (tombstones) skipped.
+fn arrow_json_pass(
+    decoder: &mut arrow_json::reader::Decoder,
+    slabs: &[KeyValueSlabs],
+    sink: &mut dyn FnMut(RecordBatch),
+) -> Result<u64, String> {
+    let mut bytes = 0;
+    for slab in slabs {
+        for index in 0..slab.values.len() {
+            let Some(record) = slab.values.record(index).filter(|r| !r.is_empty()) else { continue };
+            let read = decoder.decode(record).map_err(|e| format!("arrow-json: {e}"))?;
+            if read != record.len() {
+                return Err(format!("arrow-json read {read} of the {} bytes of record {index}", record.len()));
+            }
+            bytes += record.len() as u64;
+        }
+        if let Some(batch) = decoder.flush().map_err(|e| format!("arrow-json: {e}"))? {
+            sink(batch);
+        }
+    }
+    Ok(bytes)
+}
+
+/// Every record of the sides kjson reads, parsed by `parse` on its own.
+fn tree_pass(
+    slabs: &[KeyValueSlabs],
+    reads_keys: bool,
+    mut parse: impl FnMut(&[u8]) -> Result<(), String>,
+) -> Result<u64, String> {
+    let mut bytes = 0;
+    for slab in slabs {
+        let sides: &[&Slab] = if reads_keys { &[&slab.keys, &slab.values] } else { &[&slab.values] };
+        for side in sides {
+            for index in 0..side.len() {
+                if let Some(record) = side.record(index).filter(|r| !r.is_empty()) {
+                    parse(record)?;
+                    bytes += record.len() as u64;
+                }
+            }
+        }
+    }
+    Ok(bytes)
+}
+
+/// The type arrow-json reads closest to `ty`, noting each change: Flink's base64 BINARY read as
+/// its text (arrow-json reads hex), TIMESTAMP(7..9) (kjson: epoch millis + nanos of the milli)
+/// as Arrow nanoseconds.
+fn readable_type(ty: &ArrowType, path: &str, changes: &mut Vec<String>) -> ArrowType {
+    let nested = |field: &Field, path: String, changes: &mut Vec<String>| {
+        Arc::new(field.clone().with_data_type(readable_type(field.data_type(), &path, changes)))
+    };
+    match ty {
+        ArrowType::Binary => {
+            changes.push(format!("{path}: Binary read as Utf8 (Flink writes base64, arrow-json reads hex)"));
+            ArrowType::Utf8
+        }
+        ArrowType::Struct(fields)
+            if fields.len() == 2 && fields[0].name() == "epoch_millis" && fields[1].name() == "nano_of_milli" =>
+        {
+            changes.push(format!(
+                "{path}: TIMESTAMP(7..9) read as Timestamp(ns) (kjson: struct of epoch millis and nanos of the milli)"
+            ));
+            ArrowType::Timestamp(arrow_schema::TimeUnit::Nanosecond, None)
+        }
+        ArrowType::Struct(fields) => ArrowType::Struct(
+            fields.iter().map(|f| nested(f, format!("{path}.{}", f.name()), changes)).collect::<Vec<_>>().into(),
+        ),
+        ArrowType::List(element) => ArrowType::List(nested(element, format!("{path}[]"), changes)),
+        ArrowType::Map(entries, sorted) => ArrowType::Map(nested(entries, path.to_string(), changes), *sorted),
+        other => other.clone(),
+    }
+}
+
+/// How many of arrow-json's columns equal kjson's on every row both read (kjson's DELETE rows
+/// from tombstones are skipped); columns of a changed type are not compared.
+fn compare(
+    projection: &[usize],
+    arrow_schema: &Schema,
+    kjson_schema: &Schema,
+    kjson: &[kjson_arrow::DecodedBatch],
+    arrow: &[RecordBatch],
+) -> String {
+    const DELETE: i8 = 3;
+    let arrow_rows: usize = arrow.iter().map(RecordBatch::num_rows).sum();
+    let kjson_rows: usize = kjson.iter().map(|d| d.row_kinds.iter().filter(|&&k| k != DELETE).count()).sum();
+    if arrow_rows != kjson_rows || arrow.len() != kjson.len() {
+        return format!("not compared: arrow-json gave {arrow_rows} rows, kjson {kjson_rows} (not counting deletes)");
+    }
+    let mut same = Vec::new();
+    let mut differ = Vec::new();
+    let mut skipped = 0;
+    for (column, &at) in projection.iter().enumerate() {
+        let field = arrow_schema.field(column);
+        if field.data_type() != kjson_schema.field(at).data_type() {
+            skipped += 1;
+            continue;
+        }
+        let equal = kjson.iter().zip(arrow).all(|(k, a)| {
+            let (k_column, a_column) = (k.batch.column(at), a.column(column));
+            let mut a_row = 0;
+            let mut row = 0;
+            while row < k.row_kinds.len() {
+                if k.row_kinds[row] == DELETE {
+                    row += 1;
+                    continue;
+                }
+                let run = k.row_kinds[row..].iter().take_while(|&&kind| kind != DELETE).count();
+                if k_column.slice(row, run).as_ref() != a_column.slice(a_row, run).as_ref() {
+                    return false;
+                }
+                row += run;
+                a_row += run;
+            }
+            true
+        });
+        let list = if equal { &mut same } else { &mut differ };
+        list.push(field.name().clone());
+    }
+    let mut text = format!("{} of {} columns equal kjson's on all {arrow_rows} rows", same.len(), projection.len());
+    if skipped > 0 {
+        let _ = write!(text, ", {skipped} of a changed type not compared");
+    }
+    if !differ.is_empty() {
+        let _ = write!(text, "; differing: {}", differ.join(", "));
+    }
+    text
+}
+
+fn detail_table(outcome: &DecodeOutcome) -> String {
+    let mut out = String::new();
+    let bench = match outcome {
+        DecodeOutcome::NotDecoded { case, reason } => {
+            let _ = writeln!(out, "\n{}: {reason}", case.name);
+            return out;
+        }
+        DecodeOutcome::Timed(bench) => bench,
+    };
+    let r = &bench.result;
+    let _ = writeln!(out, "\n{}: {} records, {}", r.case.name, r.rows, r.encoder);
+    let _ = writeln!(out, "arrow-json reads {}; {}", bench.arrow_reads, bench.agreement);
+    if bench.arrow_changes.is_empty() {
+        let _ = writeln!(out, "arrow-json schema: kjson's, unchanged");
+    }
+    for change in &bench.arrow_changes {
+        let _ = writeln!(out, "arrow-json schema change: {change}");
+    }
+    let _ = writeln!(
+        out,
+        "{:<26}{:>12}{:>9}{:>10}{:>13}{:>12}{:>10}{:>12}",
+        "contender", "M rec/s", "spread", "MB/s", "bytes", "x arrow", "x kjson", "memcpy/x"
+    );
+    for line in &r.lines {
+        let _ = writeln!(
+            out,
+            "{:<26}{:>12.3}{:>8.1}%{:>10.1}{:>13}{:>12}{:>10}{:>12}",
+            line.name,
+            line.timing.per_second(r.rows) / 1e6,
+            line.timing.spread_percent(),
+            line.timing.per_second(line.bytes as usize) / 1e6,
+            line.bytes,
+            show_ratio(r.ratio(&line.name, ARROW_JSON)),
+            show_ratio(r.ratio(&line.name, KJSON)),
+            show_ratio(r.ratio(MEMCPY, &line.name)),
+        );
+    }
+    out
+}
+
+/// kjson's decoder on every sink against the others, as ratios of records/s.
+fn summary_table(outcomes: &[DecodeOutcome]) -> String {
+    let mut out = String::new();
+    let _ =
+        writeln!(out, "\ndecode summary (kjson's dynamic decoder; median records/s in millions; ratios from this run)");
+    let _ = writeln!(
+        out,
+        "{:<13}{:>9}{:>12}{:>12}{:>12}{:>12}{:>14}{:>14}{:>15}",
+        "sink", "kjson", "arrow-json", "serde_json", "sonic-rs", "memcpy", "kjson/arrow", "kjson/sonic", "memcpy/kjson"
+    );
+    for outcome in outcomes {
+        match outcome {
+            DecodeOutcome::NotDecoded { case, .. } => {
+                let _ = writeln!(out, "{:<13}not decoded yet", case.name);
+            }
+            DecodeOutcome::Timed(bench) => {
+                let r = &bench.result;
+                let rate = |name: &str| {
+                    r.line(name)
+                        .map_or_else(|| "-".to_string(), |l| format!("{:.3}", l.timing.per_second(r.rows) / 1e6))
+                };
+                let _ = writeln!(
+                    out,
+                    "{:<13}{:>9}{:>12}{:>12}{:>12}{:>12}{:>14}{:>14}{:>15}",
+                    r.case.name,
+                    rate(KJSON),
+                    rate(ARROW_JSON),
+                    rate(SERDE_JSON),
+                    rate(SONIC_RS),
+                    rate(MEMCPY),
+                    show_ratio(r.ratio(KJSON, ARROW_JSON)),
+                    show_ratio(r.ratio(KJSON, SONIC_RS)),
+                    show_ratio(r.ratio(MEMCPY, KJSON)),
+                );
+            }
+        }
+    }
+    out
+}
