@@ -3,6 +3,7 @@
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use jni::objects::{JThrowable, JValue};
 use jni::JNIEnv;
 use kjson_runtime::KjsonError;
 
@@ -53,6 +54,7 @@ pub fn java_exception(error: &BridgeError) -> (String, String) {
                 KjsonError::MapNullKey { .. } => "KjsonMapNullKeyException",
                 KjsonError::Limit { .. } => "KjsonLimitException",
                 KjsonError::Value { .. } => "KjsonValueException",
+                KjsonError::Record { .. } => "KjsonRecordException",
                 _ => "KjsonException",
             };
             return (format!("{PACKAGE}{class}"), e.to_string());
@@ -62,10 +64,31 @@ pub fn java_exception(error: &BridgeError) -> (String, String) {
         BridgeError::Jni(e) => ("org/kjson/flink/KjsonException", format!("JNI call failed: {e}")),
         BridgeError::Panic(m) => (
             "org/kjson/flink/KjsonException",
-            format!("internal error in the native encoder (a bug, please report): {m}"),
+            format!("internal error in the native library (a bug, please report): {m}"),
         ),
     };
     (class.to_string(), message)
+}
+
+/// The index of the failing record, for `KjsonRecordException(int record, String message)`.
+pub fn record_index(error: &BridgeError) -> Option<i32> {
+    match error {
+        BridgeError::Kjson(KjsonError::Record { record, .. }) => i32::try_from(*record).ok(),
+        _ => None,
+    }
+}
+
+/// Throws `KjsonRecordException(record, message)`; false when it could not be built.
+fn throw_record(env: &mut JNIEnv<'_>, class: &str, record: i32, message: &str) -> bool {
+    let built = (|| -> jni::errors::Result<JThrowable<'_>> {
+        let text = env.new_string(message)?;
+        let object = env.new_object(class, "(ILjava/lang/String;)V", &[JValue::Int(record), JValue::Object(&text)])?;
+        Ok(JThrowable::from(object))
+    })();
+    match built {
+        Ok(throwable) => env.throw(throwable).is_ok(),
+        Err(_) => false,
+    }
 }
 
 fn throw(env: &mut JNIEnv<'_>, error: BridgeError) {
@@ -74,6 +97,14 @@ fn throw(env: &mut JNIEnv<'_>, error: BridgeError) {
         return;
     }
     let (class, message) = java_exception(&error);
+    if let Some(record) = record_index(&error) {
+        if throw_record(env, &class, record, &message) {
+            return;
+        }
+        if env.exception_check().unwrap_or(true) {
+            return;
+        }
+    }
     if env.throw_new(&class, &message).is_err() && !env.exception_check().unwrap_or(true) {
         // The exception class itself could not be loaded: fall back to a JDK class.
         let _ = env.throw_new("java/lang/RuntimeException", format!("{class}: {message}"));
@@ -121,6 +152,10 @@ mod tests {
                 "org/kjson/flink/KjsonMapNullKeyException",
             ),
             (BridgeError::Kjson(KjsonError::Limit { message: "l".into() }), "org/kjson/flink/KjsonLimitException"),
+            (
+                BridgeError::Kjson(KjsonError::Record { record: 4, message: "bad".into() }),
+                "org/kjson/flink/KjsonRecordException",
+            ),
             (BridgeError::Misuse("closed".into()), "java/lang/IllegalStateException"),
             (BridgeError::Argument("null".into()), "java/lang/IllegalArgumentException"),
             (BridgeError::Panic("boom".into()), "org/kjson/flink/KjsonException"),
@@ -134,8 +169,17 @@ mod tests {
     fn messages_keep_the_runtime_text() {
         let (_, message) = java_exception(&BridgeError::Kjson(KjsonError::schema("column `price`: expected BIGINT")));
         assert_eq!(message, "schema mismatch: column `price`: expected BIGINT");
-        let (_, message) = java_exception(&BridgeError::Misuse(HandleError::Zero.to_string()));
+        let (_, message) = java_exception(&BridgeError::Misuse(HandleError::Zero("encoder").to_string()));
         assert!(message.contains("handle is 0"));
+    }
+
+    #[test]
+    fn a_record_error_names_its_record() {
+        let error =
+            BridgeError::Kjson(KjsonError::Record { record: 7, message: "Failed to deserialize JSON 'x'.".into() });
+        assert_eq!(record_index(&error), Some(7));
+        assert_eq!(java_exception(&error).1, "record 7: Failed to deserialize JSON 'x'.");
+        assert_eq!(record_index(&BridgeError::Misuse("m".into())), None);
     }
 
     #[test]

@@ -1,11 +1,14 @@
-//! JNI exports for the Java class `org.kjson.flink.NativeJsonEncoder`.
+//! JNI exports for the Java classes `org.kjson.flink.NativeJsonEncoder` (here) and
+//! `org.kjson.flink.NativeJsonDecoder` ([`decode`]).
 //!
 //! Each export is one call into safe Rust run by [`errors::guarded`], so an error or a panic
 //! becomes a Java exception (mapped in [`errors::java_exception`]). Handles are slots of
-//! [`registry`]; Arrow crosses through the C Data Interface ([`import`]); slabs go back through
-//! [`output`]. Unsafe code lives in `import` and `output` only.
+//! [`registry`]; Arrow crosses through the C Data Interface ([`import`] in, [`export`] out);
+//! slabs go back through [`output`]. Unsafe code lives in `import`, `export` and `output` only.
 mod args;
+mod decode;
 mod errors;
+mod export;
 mod import;
 mod output;
 mod registry;
@@ -17,7 +20,7 @@ use arrow_array::Int8Array;
 use jni::objects::{JByteArray, JClass, JLongArray, JObjectArray, JString};
 use jni::sys::{jint, jlong, jstring};
 use jni::JNIEnv;
-use kjson_runtime::{KeyValueSlabs, SinkParts, SinkSpec};
+use kjson_runtime::{Compatibility, KeyValueSlabs, SinkParts, SinkSpec};
 
 use kjson_arrow::Encoder;
 
@@ -35,6 +38,13 @@ struct OpenArgs<'a, 'local> {
 }
 
 fn open(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<jlong, BridgeError> {
+    let (spec, compatibility) = open_spec(env, a)?;
+    let encoder = Encoder::open(spec, compatibility)?;
+    Ok(registry::registry().insert(registry::Session { encoder, batch_type: None }))
+}
+
+/// The table and the compatibility of an open from parts (the encoder's and the decoder's).
+fn open_spec(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<(SinkSpec, Compatibility), BridgeError> {
     let mut parts = SinkParts::default();
     parts.table_name = args::string(env, a.table_name, "tableName")?;
     parts.field_names = args::strings(env, a.field_names, "fieldNames")?;
@@ -44,8 +54,7 @@ fn open(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<jlong, BridgeError>
     let flink_version = args::string(env, a.flink_version, "flinkVersion")?;
     let float_spelling = args::string(env, a.float_spelling, "floatSpelling")?;
     let compatibility = args::compatibility(&flink_version, &float_spelling)?;
-    let encoder = Encoder::open(SinkSpec::from_parts(&parts)?, compatibility)?;
-    Ok(registry::registry().insert(encoder))
+    Ok((SinkSpec::from_parts(&parts)?, compatibility))
 }
 
 thread_local! {
