@@ -458,3 +458,36 @@ fn summary_table(outcomes: &[DecodeOutcome]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrow_json_reads_base64_binary_as_text_and_nanosecond_timestamps_as_arrow_ones() {
+        let parts = vec![
+            Field::new("epoch_millis", ArrowType::Int64, false),
+            Field::new("nano_of_milli", ArrowType::Int32, false),
+        ];
+        let row = ArrowType::Struct(
+            vec![Field::new("b", ArrowType::Binary, true), Field::new("ts", ArrowType::Struct(parts.into()), true)]
+                .into(),
+        );
+        let list = ArrowType::List(Arc::new(Field::new("element", row, true)));
+        let mut changes = Vec::new();
+        let readable = readable_type(&list, "c", &mut changes);
+        let expected_row = ArrowType::Struct(
+            vec![
+                Field::new("b", ArrowType::Utf8, true),
+                Field::new("ts", ArrowType::Timestamp(arrow_schema::TimeUnit::Nanosecond, None), true),
+            ]
+            .into(),
+        );
+        assert_eq!(readable, ArrowType::List(Arc::new(Field::new("element", expected_row, true))));
+        assert_eq!(changes.len(), 2, "{changes:?}");
+        assert!(changes[0].starts_with("c[].b: Binary") && changes[1].starts_with("c[].ts: TIMESTAMP"), "{changes:?}");
+        let mut none = Vec::new();
+        assert_eq!(readable_type(&ArrowType::Int64, "i", &mut none), ArrowType::Int64);
+        assert!(none.is_empty());
+    }
+}

@@ -1,0 +1,46 @@
+//! `kjson bench --decode` as a user runs it: the report's shape only (contenders named, numbers
+//! present, the CDC sink reported as not decoded). No timed assertions: the numbers are the
+//! machine's, not the code's.
+mod support;
+use support::kjson_command as kjson;
+
+const CONTENDERS: [&str; 5] =
+    ["kjson decoder (dynamic)", "arrow-json Decoder", "serde_json::Value", "sonic_rs::Value", "memcpy of the records"];
+
+/// The numbers after a contender's name on its line in a sink's table.
+fn numbers_after(line: &str, name: &str) -> Vec<f64> {
+    line[name.len()..].split_whitespace().filter_map(|w| w.trim_end_matches('%').parse::<f64>().ok()).collect()
+}
+
+#[test]
+fn decode_bench_reports_every_contender_on_every_sink() {
+    let output = kjson().args(["bench", "--decode", "--rows", "200", "--rounds", "1"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("there are no generated decoders yet"), "{stdout}");
+    assert!(stdout.contains("q9-debezium: not decoded yet"), "{stdout}");
+    for sink in ["q0", "q9", "q19", "sensor", "ledger", "nested", "wide"] {
+        let table: Vec<&str> = stdout
+            .split("\n\n")
+            .map(str::trim_start)
+            .find(|block| block.starts_with(&format!("{sink}: 200 records")))
+            .unwrap_or_else(|| panic!("no table for {sink}:\n{stdout}"))
+            .lines()
+            .collect();
+        assert!(table.iter().any(|l| l.contains("columns equal kjson's")), "{sink}: {table:?}");
+        for name in CONTENDERS {
+            let line = table.iter().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{sink}: no {name}"));
+            // M rec/s, spread, MB/s, bytes, x arrow, x kjson, memcpy/x.
+            let numbers = numbers_after(line, name);
+            assert_eq!(numbers.len(), 7, "{sink}: {line}");
+            assert!(numbers[0] > 0.0 && numbers[3] > 0.0, "{sink}: {line}");
+        }
+    }
+    let summary = stdout.split("decode summary").nth(1).unwrap_or_else(|| panic!("no summary:\n{stdout}"));
+    assert!(summary.contains("kjson/arrow") && summary.contains("memcpy/kjson"), "{summary}");
+    assert!(summary.lines().any(|l| l.starts_with("q9-debezium") && l.contains("not decoded yet")), "{summary}");
+    let q0 = summary.lines().find(|l| l.starts_with("q0 ")).unwrap_or_else(|| panic!("{summary}"));
+    assert_eq!(numbers_after(q0, "q0").len(), 8, "{q0}");
+    assert!(!stdout.contains("inf") && !stdout.contains("NaN"), "{stdout}");
+}
