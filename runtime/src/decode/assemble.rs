@@ -9,6 +9,8 @@ use arrow_schema::{Schema, SchemaRef};
 use super::arrow_out::{arrow_field, build};
 use super::convert;
 use super::lexer::{Lexer, Token};
+use super::node::{self, Node};
+use super::node_convert;
 use super::value::Value;
 use super::{DecodeSettings, DecodedBatch, OnError, RecordSide};
 use crate::error::{KjsonError, Result};
@@ -206,11 +208,6 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
     if options.fail_on_missing_field && options.ignore_parse_errors {
         return Err(KjsonError::option("fail-on-missing-field and ignore-parse-errors shouldn't both be true."));
     }
-    if !options.json_parser {
-        return Err(KjsonError::option(
-            "'decode.json-parser.enabled' = 'false' (Flink's tree decoder) is not read by kjson yet",
-        ));
-    }
     let fields: Vec<RowField> = side
         .projection
         .iter()
@@ -291,7 +288,11 @@ fn read_message(reader: &SideReader, message: Option<&[u8]>, emit: &mut Emit) ->
     let Some(message) = message.filter(|m| !m.is_empty()) else {
         return Ok(());
     };
-    match read_rows(reader, message, emit) {
+    let read = match reader.settings.streaming {
+        true => read_rows(reader, message, emit),
+        false => read_tree_rows(reader, message, emit),
+    };
+    match read {
         Ok(()) => Ok(()),
         Err(Failure::Format(_)) if reader.settings.ignore_parse_errors => Ok(()),
         Err(Failure::Format(cause)) => {
@@ -323,6 +324,38 @@ fn read_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::resul
         _ => return Err(Failure::Format("No content to map due to end-of-input".to_string())),
     }
     Ok(())
+}
+
+/// The tree decoder: the whole message parsed first; a row that converts to null is not handed
+/// on, and (2.x) each element of a top-level array is one row, a failing one skipped under
+/// `ignore-parse-errors`.
+fn read_tree_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::result::Result<(), Failure> {
+    let settings = &reader.settings;
+    let row_type = DataType::nullable(LogicalType::Row(reader.fields.clone()));
+    let mut push = |value: Value| match value {
+        Value::Row(values) => match unrepresentable(reader, &values) {
+            Some(message) => Err(Failure::Fatal(message.into())),
+            None => emit(Some(values)),
+        },
+        _ => Ok(()),
+    };
+    // No content at all reads as no tree, hence no row.
+    let Some(root) = node::read_tree(message, settings)? else {
+        return Ok(());
+    };
+    match root {
+        Node::Array(items) if settings.top_level_arrays => {
+            for item in &items {
+                match node_convert::convert(Some(item), &row_type, settings) {
+                    Ok(value) => push(value)?,
+                    Err(_) if settings.ignore_parse_errors => {}
+                    Err(cause) => return Err(Failure::Format(cause)),
+                }
+            }
+            Ok(())
+        }
+        root => push(node_convert::convert(Some(&root), &row_type, settings)?),
+    }
 }
 
 const NULL_MULTISET_COUNT: &str = "java.lang.NullPointerException: a MULTISET element count is null";

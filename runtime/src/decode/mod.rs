@@ -12,6 +12,8 @@ mod base64;
 mod convert;
 mod java;
 mod lexer;
+mod node;
+mod node_convert;
 mod temporal;
 mod tree;
 mod value;
@@ -98,6 +100,8 @@ pub(crate) struct DecodeSettings {
     /// Flink 2.x: a top-level array is one row per element, and a message that reads as a null
     /// row (a failure under `ignore-parse-errors`) is handed on as a null row.
     pub top_level_arrays: bool,
+    /// Flink's streaming decoder (`decode.json-parser.enabled`, the default); else its tree one.
+    pub streaming: bool,
     /// Flink 1.20: a MULTISET holding a null count fails the record past the format.
     pub multiset_null_count_fails: bool,
 }
@@ -115,6 +119,7 @@ impl DecodeSettings {
             limits: if jackson_constraints { lexer::Limits::JACKSON_2_15 } else { lexer::Limits::NONE },
             top_level_arrays: jackson_constraints,
             multiset_null_count_fails: compatibility.flink_version < FlinkVersion::V2_2,
+            streaming: options.json_parser,
         }
     }
 }

@@ -82,9 +82,14 @@ fn ascii_units(text: &str) -> Vec<u16> {
     text.encode_utf16().collect()
 }
 
-/// Jackson's writer escaping: `"`, `\`, and C0 controls (`\b \t \n \f \r`, else `\u00XX`).
+/// Jackson's writer escaping: `"`, `\\`, and C0 controls (`\b \t \n \f \r`, else `\u00XX`).
 fn quoted(units: &[u16]) -> Vec<u16> {
     let mut out = Vec::with_capacity(units.len() + 2);
+    quote_into(units, &mut out);
+    out
+}
+
+pub(crate) fn quote_into(units: &[u16], out: &mut Vec<u16>) {
     out.push(u16::from(b'"'));
     for &unit in units {
         let short = match unit {
@@ -104,7 +109,6 @@ fn quoted(units: &[u16]) -> Vec<u16> {
         }
     }
     out.push(u16::from(b'"'));
-    out
 }
 
 fn write(node: &Node, out: &mut Vec<u16>) {
