@@ -32,6 +32,11 @@ pub struct JsonOptions {
     pub ignore_parse_errors: bool,
     /// Read side: `decode.json-parser.enabled` (json; true unless set to false).
     pub json_parser: bool,
+    /// Read side: debezium-json's `schema-include` (the `schema`/`payload` wrapper).
+    pub schema_include: bool,
+    /// Read side: canal-json's `database.include` and `table.include` regular expressions.
+    pub database_include: Option<String>,
+    pub table_include: Option<String>,
 }
 
 impl TimestampFormat {
@@ -66,6 +71,9 @@ impl Default for JsonOptions {
             fail_on_missing_field: false,
             ignore_parse_errors: false,
             json_parser: true,
+            schema_include: false,
+            database_include: None,
+            table_include: None,
         }
     }
 }

@@ -31,8 +31,17 @@ fn parse_float_spelling(text: &str) -> Result<FloatSpelling, String> {
 
 /// Reads and resolves a sink DDL; errors name the file and the DDL position.
 pub fn load_spec(path: &Path) -> Result<SinkSpec, String> {
+    load_with(path, SinkSpec::from_ddl)
+}
+
+/// As [`load_spec`], for a table that is read (the scan side's option rules).
+pub fn load_source_spec(path: &Path) -> Result<SinkSpec, String> {
+    load_with(path, SinkSpec::from_source_ddl)
+}
+
+fn load_with(path: &Path, build: fn(&str) -> kjson_arrow::runtime::Result<SinkSpec>) -> Result<SinkSpec, String> {
     let ddl = std::fs::read_to_string(path).map_err(|e| format!("cannot read DDL {}: {e}", path.display()))?;
-    SinkSpec::from_ddl(&ddl).map_err(|e| match e.position() {
+    build(&ddl).map_err(|e| match e.position() {
         Some(p) => format!("{}:{}:{}: {e}", path.display(), p.line, p.column),
         None => format!("{}: {e}", path.display()),
     })

@@ -12,7 +12,7 @@ use arrow_schema::{DataType, Field, Schema};
 use clap::Args;
 use kjson_arrow::runtime::decode::{DecodedBatch, Decoder, OnError, RecordSide};
 
-use crate::commands::common::{load_spec, CompatibilityArgs, PendingFile};
+use crate::commands::common::{load_source_spec, CompatibilityArgs, PendingFile};
 use crate::progress::Progress;
 
 /// Extra output columns: the row's RowKind and the index of the record it came from.
@@ -71,7 +71,7 @@ pub fn run_decode(args: &DecodeArgs) -> Result<(), String> {
 }
 
 fn decode_into(args: &DecodeArgs, out: &PendingFile, errors_out: Option<&PendingFile>) -> Result<(), String> {
-    let spec = load_spec(&args.ddl)?;
+    let spec = load_source_spec(&args.ddl)?;
     let mut decoder = Decoder::open(spec, args.compatibility.compatibility()).map_err(|e| e.to_string())?;
     if errors_out.is_some() {
         decoder.set_on_error(OnError::Collect);

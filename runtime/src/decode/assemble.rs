@@ -7,28 +7,17 @@ use arrow_array::RecordBatch;
 use arrow_schema::{Schema, SchemaRef};
 
 use super::arrow_out::{arrow_field, build};
-use super::convert;
-use super::lexer::{Lexer, Token};
-use super::node::{self, Node};
-use super::node_convert;
+use super::cdc;
+use super::message::{read_message, Failure, SideReader};
 use super::value::Value;
 use super::{DecodeSettings, DecodedBatch, OnError, RecordSide};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
-use crate::spec::{Format, IgnoredKind, SideSpec, SinkSpec};
+use crate::spec::{IgnoredKind, SideSpec, SinkSpec};
 use crate::types::{DataType, LogicalType, RowField};
 
-const INSERT: i8 = 0;
+pub(crate) const INSERT: i8 = 0;
 const DELETE: i8 = 3;
-
-/// One side's row type (the format's field names) and where its fields go in the table's row.
-struct SideReader {
-    fields: Vec<RowField>,
-    projection: Vec<usize>,
-    settings: DecodeSettings,
-    /// A MAP or MULTISET somewhere in the row.
-    has_map_like: bool,
-}
 
 /// Decodes batches of Kafka records of one table; opened once per task, like the encoder.
 pub struct Decoder {
@@ -120,7 +109,7 @@ impl Decoder {
         let key_rows = match &self.key {
             Some(reader) => {
                 let mut rows = Vec::new();
-                read_message(reader, key, &mut |row| Ok(rows.push(row)))?;
+                read_message(reader, key, &mut |row| Ok(rows.push(row.map(|(_, values)| values))))?;
                 rows
             }
             None => Vec::new(),
@@ -139,11 +128,11 @@ impl Decoder {
     fn join(
         &self,
         key_rows: &[Option<Vec<Value>>],
-        value_row: Option<Vec<Value>>,
+        value_row: Option<(i8, Vec<Value>)>,
         out: &mut Vec<Row>,
     ) -> std::result::Result<(), Failure> {
         let kind = match (&value_row, self.spec.is_upsert()) {
-            (Some(_), _) => INSERT,
+            (Some((kind, _)), _) => *kind,
             (None, true) => DELETE,
             // Without key or metadata columns the null row leaves the source as is and fails
             // the job further on; otherwise the projection refuses it.
@@ -158,7 +147,7 @@ impl Decoder {
                     values[at] = v.clone();
                 }
             }
-            if let Some(value_row) = &value_row {
+            if let Some((_, value_row)) = &value_row {
                 for (&at, v) in self.value.projection.iter().zip(value_row) {
                     values[at] = v.clone();
                 }
@@ -198,13 +187,12 @@ impl Decoder {
 }
 
 fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -> Result<SideReader> {
-    if side.format != Format::Json {
-        return Err(KjsonError::option(format!(
-            "the read side decodes the 'json' format only so far, not '{}'",
-            side.format.name()
-        )));
-    }
     let options = &side.options;
+    if options.database_include.is_some() || options.table_include.is_some() {
+        return Err(KjsonError::option(
+            "canal-json's 'database.include' and 'table.include' are not read by kjson yet",
+        ));
+    }
     if options.fail_on_missing_field && options.ignore_parse_errors {
         return Err(KjsonError::option("fail-on-missing-field and ignore-parse-errors shouldn't both be true."));
     }
@@ -224,7 +212,16 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         .iter()
         .any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Multiset(_) | LogicalType::Map { .. })));
     let settings = DecodeSettings::new(options, compatibility, has_decimal);
-    Ok(SideReader { fields, projection: side.projection.clone(), settings, has_map_like })
+    let envelope = cdc::envelope_fields(side.format, options.schema_include, &fields);
+    Ok(SideReader {
+        fields,
+        projection: side.projection.clone(),
+        settings,
+        has_map_like,
+        format: side.format,
+        envelope,
+        schema_include: options.schema_include,
+    })
 }
 
 /// Whether `ty` or a type nested in it satisfies `test`.
@@ -254,140 +251,6 @@ fn resolved(ty: &LogicalType, compatibility: Compatibility) -> LogicalType {
             LogicalType::Row(fields.iter().map(|f| RowField { data_type: nested(&f.data_type), ..f.clone() }).collect())
         }
         other => other.clone(),
-    }
-}
-
-/// How reading a message fails: `Format` inside the format's error handling (swallowed under
-/// `ignore-parse-errors`), `Fatal` past it.
-enum Failure {
-    Format(String),
-    Fatal(String),
-}
-
-impl Failure {
-    fn into_message(self) -> String {
-        match self {
-            Failure::Format(message) | Failure::Fatal(message) => message,
-        }
-    }
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Failure {
-        Failure::Format(message)
-    }
-}
-
-type Emit<'e> = dyn FnMut(Option<Vec<Value>>) -> std::result::Result<(), Failure> + 'e;
-
-/// Reads one message of one side and hands `emit` each row it gives (`None`: a null row): none
-/// for a null or empty message, one per object, one per element of a top-level array (Flink
-/// 2.x). Under `ignore-parse-errors` a failure ends the message quietly, keeping what was
-/// emitted.
-fn read_message(reader: &SideReader, message: Option<&[u8]>, emit: &mut Emit) -> std::result::Result<(), String> {
-    let Some(message) = message.filter(|m| !m.is_empty()) else {
-        return Ok(());
-    };
-    let read = match reader.settings.streaming {
-        true => read_rows(reader, message, emit),
-        false => read_tree_rows(reader, message, emit),
-    };
-    match read {
-        Ok(()) => Ok(()),
-        Err(Failure::Format(_)) if reader.settings.ignore_parse_errors => Ok(()),
-        Err(Failure::Format(cause)) => {
-            Err(format!("Failed to deserialize JSON '{}'. {cause}", String::from_utf8_lossy(message)))
-        }
-        Err(Failure::Fatal(cause)) => Err(cause),
-    }
-}
-
-fn read_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::result::Result<(), Failure> {
-    let settings = &reader.settings;
-    let mut lexer = Lexer::new(message, settings.limits);
-    let row_type = DataType::nullable(LogicalType::Row(reader.fields.clone()));
-    let mut push = |value: Value| match value {
-        Value::Row(values) => match unrepresentable(reader, &values) {
-            Some(message) => Err(Failure::Fatal(message.into())),
-            None => emit(Some(values)),
-        },
-        _ if settings.top_level_arrays => emit(None),
-        _ => Ok(()),
-    };
-    match lexer.next()? {
-        Some(Token::StartObject) => push(convert::convert(&mut lexer, &row_type, settings)?)?,
-        Some(Token::StartArray) if settings.top_level_arrays => {
-            while lexer.next()? != Some(Token::EndArray) {
-                push(convert::convert(&mut lexer, &row_type, settings)?)?;
-            }
-        }
-        _ => return Err(Failure::Format("No content to map due to end-of-input".to_string())),
-    }
-    Ok(())
-}
-
-/// The tree decoder: the whole message parsed first; a row that converts to null is not handed
-/// on, and (2.x) each element of a top-level array is one row, a failing one skipped under
-/// `ignore-parse-errors`.
-fn read_tree_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::result::Result<(), Failure> {
-    let settings = &reader.settings;
-    let row_type = DataType::nullable(LogicalType::Row(reader.fields.clone()));
-    let mut push = |value: Value| match value {
-        Value::Row(values) => match unrepresentable(reader, &values) {
-            Some(message) => Err(Failure::Fatal(message.into())),
-            None => emit(Some(values)),
-        },
-        _ => Ok(()),
-    };
-    // No content at all reads as no tree, hence no row.
-    let Some(root) = node::read_tree(message, settings)? else {
-        return Ok(());
-    };
-    match root {
-        Node::Array(items) if settings.top_level_arrays => {
-            for item in &items {
-                match node_convert::convert(Some(item), &row_type, settings) {
-                    Ok(value) => push(value)?,
-                    Err(_) if settings.ignore_parse_errors => {}
-                    Err(cause) => return Err(Failure::Format(cause)),
-                }
-            }
-            Ok(())
-        }
-        root => push(node_convert::convert(Some(&root), &row_type, settings)?),
-    }
-}
-
-const NULL_MULTISET_COUNT: &str = "java.lang.NullPointerException: a MULTISET element count is null";
-
-/// Only reached after a nesting-depth error: Flink's map holds the null name as a key.
-const NULL_MAP_KEY: &str = "a MAP key is null (read after a nesting-depth error): an Arrow map cannot hold it";
-
-/// Why a row Flink reads cannot go on: a null map key (never in an Arrow map), or on 1.20 a
-/// null MULTISET count (Flink fails past the format).
-fn unrepresentable(reader: &SideReader, values: &[Value]) -> Option<&'static str> {
-    let counts = reader.settings.multiset_null_count_fails;
-    reader.has_map_like.then(|| find_null_entry(&reader.fields, values, counts)).flatten()
-}
-
-fn find_null_entry(fields: &[RowField], values: &[Value], counts: bool) -> Option<&'static str> {
-    fields.iter().zip(values).find_map(|(f, v)| null_entry(&f.data_type.logical, v, counts))
-}
-
-fn null_entry(ty: &LogicalType, value: &Value, counts: bool) -> Option<&'static str> {
-    let entries = |key: &LogicalType, item: &LogicalType, entries: &[(Value, Value)], multiset: bool| {
-        entries.iter().find_map(|(k, v)| match (k, v) {
-            (Value::Null, _) => Some(NULL_MAP_KEY),
-            (_, Value::Null) if multiset && counts => Some(NULL_MULTISET_COUNT),
-            _ => null_entry(key, k, counts).or_else(|| null_entry(item, v, counts)),
-        })
-    };
-    match (ty, value) {
-        (LogicalType::Multiset(element), Value::Map(map)) => entries(&element.logical, &LogicalType::Int, map, true),
-        (LogicalType::Map { key, value: item }, Value::Map(map)) => entries(&key.logical, &item.logical, map, false),
-        (LogicalType::Array(element), Value::List(items)) => items.iter().find_map(|v| null_entry(&element.logical, v, counts)),
-        (LogicalType::Row(fields), Value::Row(values)) => find_null_entry(fields, values, counts),
-        _ => None,
     }
 }
 

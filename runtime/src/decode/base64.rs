@@ -89,7 +89,9 @@ pub(crate) fn decode_raw(input: &[u8], start: usize) -> (Result<Vec<u8>, String>
         let mut quad = [0u32; 4];
         let mut used = 4;
         for (i, slot) in quad.iter_mut().enumerate() {
-            let byte = if i == 0 { first } else {
+            let byte = if i == 0 {
+                first
+            } else {
                 match next(&mut pos) {
                     Some(byte) => byte,
                     None => return (Err(eof), pos),

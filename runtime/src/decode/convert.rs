@@ -171,7 +171,8 @@ pub(crate) fn row(lexer: &mut Lexer, fields: &[RowField], settings: &DecodeSetti
             None => None,
         };
         lexer.next()?;
-        let matched = name.as_ref().and_then(|n| fields.iter().position(|f| f.name.encode_utf16().eq(n.iter().copied())));
+        let matched =
+            name.as_ref().and_then(|n| fields.iter().position(|f| f.name.encode_utf16().eq(n.iter().copied())));
         match matched {
             Some(index) => {
                 values[index] = convert(lexer, &fields[index].data_type, settings)

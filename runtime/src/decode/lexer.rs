@@ -511,7 +511,13 @@ impl<'a> Lexer<'a> {
                 }
                 0..=0x7F => {}
                 0xC0..=0xF7 => {
-                    let extra = if byte < 0xE0 { 1 } else if byte < 0xF0 { 2 } else { 3 };
+                    let extra = if byte < 0xE0 {
+                        1
+                    } else if byte < 0xF0 {
+                        2
+                    } else {
+                        3
+                    };
                     for _ in 0..extra {
                         let Some(&next) = self.input.get(self.pos) else {
                             return Err("Unexpected end-of-input in VALUE_STRING".to_string());
@@ -632,16 +638,25 @@ mod tests {
         use Token::*;
         // Skipped: the skip fails; then every character up to the next comma is refused once.
         let mut lexer = Lexer::new(b"{\"s\":\"a\xFEx\",\"t\":1}", Limits::NONE);
-        assert_eq!([lexer.next(), lexer.next(), lexer.next()], [Ok(Some(StartObject)), Ok(Some(FieldName)), Ok(Some(String))]);
+        assert_eq!(
+            [lexer.next(), lexer.next(), lexer.next()],
+            [Ok(Some(StartObject)), Ok(Some(FieldName)), Ok(Some(String))]
+        );
         assert!(lexer.next().unwrap_err().contains("start byte 0xfe"));
         assert!(lexer.next().unwrap_err().contains("('x'"));
         assert!(lexer.next().unwrap_err().contains("('\"'"));
-        assert_eq!([lexer.next(), lexer.next(), lexer.next()], [Ok(Some(FieldName)), Ok(Some(Int)), Ok(Some(EndObject))]);
+        assert_eq!(
+            [lexer.next(), lexer.next(), lexer.next()],
+            [Ok(Some(FieldName)), Ok(Some(Int)), Ok(Some(EndObject))]
+        );
         // Read as base64: the bad byte fails it, and the rest of the string is skipped.
         let mut lexer = Lexer::new(b"{\"s\":\"aG\xFEk=\",\"t\":1}", Limits::NONE);
         (0..3).for_each(|_| drop(lexer.next()));
         assert!(lexer.binary().unwrap_err().contains("base64"));
-        assert_eq!([lexer.next(), lexer.next(), lexer.next()], [Ok(Some(FieldName)), Ok(Some(Int)), Ok(Some(EndObject))]);
+        assert_eq!(
+            [lexer.next(), lexer.next(), lexer.next()],
+            [Ok(Some(FieldName)), Ok(Some(Int)), Ok(Some(EndObject))]
+        );
     }
 
     #[test]

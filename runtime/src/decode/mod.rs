@@ -5,13 +5,15 @@
 //! Stages: `lexer` (Jackson's tokens) -> `convert` (Flink's per-type converters into
 //! [`value::Value`]s, one record at a time) -> `assemble` (the key and value rows merged into the
 //! table's physical row, upsert tombstones) -> `arrow_out` (the batch's arrays).
-//! Only the `json` format is read so far; the CDC formats are refused at open.
+//! `json` and the four changelog formats (`cdc`) are read; canal-json's include filters are not yet.
 mod arrow_out;
 mod assemble;
 mod base64;
+mod cdc;
 mod convert;
 mod java;
 mod lexer;
+mod message;
 mod node;
 mod node_convert;
 mod temporal;

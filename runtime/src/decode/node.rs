@@ -26,7 +26,18 @@ impl Node {
     /// `JsonNode.get(name)`.
     pub(crate) fn get(&self, name: &str) -> Option<&Node> {
         match self {
-            Node::Object(members) => members.iter().find(|(key, _)| key.iter().copied().eq(name.encode_utf16())).map(|(_, v)| v),
+            Node::Object(members) => {
+                members.iter().find(|(key, _)| key.iter().copied().eq(name.encode_utf16())).map(|(_, v)| v)
+            }
+            _ => None,
+        }
+    }
+
+    /// `JsonNode.findValue(name)`: this object's own member, else the first found below it.
+    pub(crate) fn find_value(&self, name: &str) -> Option<&Node> {
+        match self {
+            Node::Object(members) => self.get(name).or_else(|| members.iter().find_map(|(_, v)| v.find_value(name))),
+            Node::Array(items) => items.iter().find_map(|item| item.find_value(name)),
             _ => None,
         }
     }
@@ -118,7 +129,9 @@ fn read(lexer: &mut Lexer, settings: &DecodeSettings) -> Result<Node, String> {
             let text = String::from_utf8_lossy(lexer.raw()).into_owned();
             match text.parse::<i128>() {
                 Ok(v) => Node::Integer(v),
-                Err(_) => Node::BigInteger(text.trim_start_matches('-').trim_start_matches('0').to_string()).signed(&text),
+                Err(_) => {
+                    Node::BigInteger(text.trim_start_matches('-').trim_start_matches('0').to_string()).signed(&text)
+                }
             }
         }
         Some(Token::Float) => {

@@ -28,7 +28,9 @@ fn convert_not_null(node: &Node, ty: &LogicalType, settings: &DecodeSettings) ->
             Node::Bool(b) => *b,
             _ => java::ascii(java::trim(&text())).is_some_and(|t| t.eq_ignore_ascii_case("true")),
         }),
-        LogicalType::TinyInt => Value::Int(java::parse_integer(java::trim(&text()), i8::MIN.into(), i8::MAX.into())? as i64),
+        LogicalType::TinyInt => {
+            Value::Int(java::parse_integer(java::trim(&text()), i8::MIN.into(), i8::MAX.into())? as i64)
+        }
         LogicalType::SmallInt => {
             Value::Int(java::parse_integer(java::trim(&text()), i16::MIN.into(), i16::MAX.into())? as i64)
         }
@@ -75,7 +77,8 @@ fn convert_not_null(node: &Node, ty: &LogicalType, settings: &DecodeSettings) ->
         }
         LogicalType::Time { .. } => {
             let units = text();
-            let nanos = java::ascii(&units).and_then(|t| temporal::parse_sql_time(&t)).ok_or_else(|| not_parsed(&units))?;
+            let nanos =
+                java::ascii(&units).and_then(|t| temporal::parse_sql_time(&t)).ok_or_else(|| not_parsed(&units))?;
             Value::Time(match settings.time_keeps_fraction {
                 true => nanos / 1_000_000,
                 false => nanos / 1_000_000_000 * 1000,

@@ -60,7 +60,22 @@ impl SinkSpec {
 
     /// Builds and validates the spec from parts (the JNI open call).
     pub fn from_parts(parts: &SinkParts) -> Result<SinkSpec> {
-        spec_from_parts(parts)
+        spec_from_parts(parts, false)
+    }
+
+    /// As [`SinkSpec::from_ddl`], for a table that is read: the scan side's rules (for example
+    /// debezium-json's `schema-include` is allowed).
+    pub fn from_source_ddl(ddl: &str) -> Result<SinkSpec> {
+        let table = parse_create_table(ddl)?;
+        let schema = resolve_schema(&table)?;
+        let mut options = TableOptions::from_ddl(&table);
+        options.read = true;
+        spec_from_schema(table.name.join("."), &object_identifier(&table.name), schema, &options)
+    }
+
+    /// As [`SinkSpec::from_parts`], for a table that is read.
+    pub fn from_source_parts(parts: &SinkParts) -> Result<SinkSpec> {
+        spec_from_parts(parts, true)
     }
 }
 
@@ -72,9 +87,10 @@ fn spec_from_table(table: &CreateTable) -> Result<SinkSpec> {
 }
 
 /// Builds the spec of parts: the columns, the primary key and the options as written.
-fn spec_from_parts(parts: &SinkParts) -> Result<SinkSpec> {
+fn spec_from_parts(parts: &SinkParts, read: bool) -> Result<SinkSpec> {
     let schema = parts_schema(parts)?;
-    let options = TableOptions::from_pairs(parts.options.iter().map(|(key, value)| (key.clone(), value.clone())));
+    let mut options = TableOptions::from_pairs(parts.options.iter().map(|(key, value)| (key.clone(), value.clone())));
+    options.read = read;
     spec_from_schema(parts.table_name.clone(), &parts.table_name, schema, &options)
 }
 

@@ -23,11 +23,14 @@ pub(crate) struct TableOptions {
     entries: BTreeMap<String, OptionValue>,
     /// Where errors about a missing option point (the DDL's `WITH`).
     missing_position: Option<Position>,
+    /// The table is read (a source): the formats' sink-only refusals do not apply.
+    pub read: bool,
 }
 
 impl TableOptions {
     pub fn from_ddl(table: &CreateTable) -> Self {
-        let mut options = TableOptions { entries: BTreeMap::new(), missing_position: Some(table.with_position) };
+        let mut options =
+            TableOptions { entries: BTreeMap::new(), missing_position: Some(table.with_position), read: false };
         for option in &table.options {
             let value = OptionValue { value: option.value.clone(), position: Some(option.key_position) };
             options.entries.insert(option.key.clone(), value);
@@ -37,7 +40,7 @@ impl TableOptions {
 
     pub fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Self {
         let entries = pairs.into_iter().map(|(key, value)| (key, OptionValue { value, position: None })).collect();
-        TableOptions { entries, missing_position: None }
+        TableOptions { entries, missing_position: None, read: false }
     }
 
     pub fn get(&self, key: &str) -> Option<&str> {
@@ -112,7 +115,8 @@ pub(crate) fn discover_format(options: &TableOptions, format_key: &'static str) 
 /// typed (boolean) reads first, then map-null-key.mode, then timestamp-format.standard, then
 /// the format's own sink refusals.
 fn read_json_options(options: &TableOptions, format: Format, prefix: &str) -> Result<JsonOptions> {
-    let wrapper = format!("Error creating sink format '{}' in option space '{prefix}'.", format.name());
+    let side = if options.read { "scan" } else { "sink" };
+    let wrapper = format!("Error creating {side} format '{}' in option space '{prefix}'.", format.name());
     let format = format.descriptor();
     let fail = |key: &str, root: String| options.error_at(&format!("{prefix}{key}"), format!("{wrapper} {root}"));
     let mut json = JsonOptions::default();
@@ -126,6 +130,7 @@ fn read_json_options(options: &TableOptions, format: Format, prefix: &str) -> Re
             "fail-on-missing-field" => json.fail_on_missing_field = value,
             "ignore-parse-errors" => json.ignore_parse_errors = value,
             "decode.json-parser.enabled" => json.json_parser = value,
+            "schema-include" => json.schema_include = value,
             _ => {}
         }
     }
@@ -158,7 +163,17 @@ fn read_json_options(options: &TableOptions, format: Format, prefix: &str) -> Re
             }
         };
     }
-    for (key, message) in format.refused_when_true {
+    for key in ["database.include", "table.include"] {
+        if let Some(text) = options.get(&format!("{prefix}{key}")) {
+            let pattern = Some(text.to_string());
+            match key {
+                "database.include" => json.database_include = pattern,
+                _ => json.table_include = pattern,
+            }
+        }
+    }
+    let refusals = if options.read { &[][..] } else { format.refused_when_true };
+    for (key, message) in refusals {
         if read_boolean(options, prefix, key) == Ok(Some(true)) {
             return Err(fail(key, message.to_string()));
         }

@@ -1,0 +1,218 @@
+//! The changelog formats read: debezium-json, canal-json, maxwell-json and ogg-json. Each reads
+//! its envelope with Flink's tree decoder (missing fields are null), then turns it into 0, 1, 2
+//! or many rows with RowKinds as Flink's deserializer does; any failure of that step is the
+//! format's ("Corrupt ... message"), so `ignore-parse-errors` drops the message.
+use super::message::{tree_rows, Emit, Failure, SideReader};
+use super::node::{self, Node};
+use super::node_convert;
+use super::value::Value;
+use crate::spec::Format;
+use crate::types::{DataType, LogicalType, RowField};
+
+const INSERT: i8 = 0;
+const UPDATE_BEFORE: i8 = 1;
+const UPDATE_AFTER: i8 = 2;
+const DELETE: i8 = 3;
+
+/// The envelope row the format's inner JSON decoder reads, around the physical row.
+pub(crate) fn envelope_fields(format: Format, schema_include: bool, physical: &[RowField]) -> Vec<RowField> {
+    let row = || DataType::nullable(LogicalType::Row(physical.to_vec()));
+    let rows = || DataType::nullable(LogicalType::Array(Box::new(row())));
+    let string = || DataType::nullable(LogicalType::VarChar { length: u32::MAX >> 1 });
+    let field = |name: &str, data_type| RowField { name: name.to_string(), data_type, description: None };
+    match format {
+        Format::DebeziumJson => {
+            let payload = vec![field("before", row()), field("after", row()), field("op", string())];
+            match schema_include {
+                true => vec![field("payload", DataType::nullable(LogicalType::Row(payload)))],
+                false => payload,
+            }
+        }
+        Format::CanalJson => vec![
+            field("data", rows()),
+            field("old", rows()),
+            field("type", string()),
+            field("database", string()),
+            field("table", string()),
+        ],
+        Format::MaxwellJson => vec![field("data", row()), field("old", row()), field("type", string())],
+        Format::OggJson => vec![field("before", row()), field("after", row()), field("op_type", string())],
+        Format::Json => physical.to_vec(),
+    }
+}
+
+/// Reads one changelog message: its envelope, then the rows it stands for. Debezium and ogg read
+/// the envelope as the json format's single-row call does (on 2.x a one-element array is its
+/// row); canal and maxwell convert the message's tree directly and look into it again for `old`.
+pub(crate) fn read_changelog(reader: &SideReader, message: &[u8], emit: &mut Emit) -> Result<(), Failure> {
+    let ignore = reader.settings.ignore_parse_errors;
+    let rows = match reader.format {
+        Format::DebeziumJson => debezium(single_envelope(reader, message)?, ignore, reader.schema_include)?,
+        Format::OggJson => ogg(single_envelope(reader, message)?, ignore)?,
+        Format::CanalJson | Format::MaxwellJson => {
+            let root = node::read_tree(message, &reader.settings)?.ok_or_else(|| npe("the message"))?;
+            let envelope_type = DataType::nullable(LogicalType::Row(reader.envelope.clone()));
+            let envelope = row(node_convert::convert(Some(&root), &envelope_type, &reader.settings)?, "the envelope")?;
+            let old = Old { node: root.get("old"), names: &reader.fields };
+            match reader.format {
+                Format::CanalJson => canal(envelope, ignore, &old)?,
+                _ => maxwell(envelope, ignore, &old)?,
+            }
+        }
+        Format::Json => unreachable!("json is not a changelog"),
+    };
+    for (kind, row) in rows {
+        emit(Some((kind, row)))?;
+    }
+    Ok(())
+}
+
+/// The envelope through the single-row call: exactly one row, or the message fails.
+fn single_envelope(reader: &SideReader, message: &[u8]) -> Result<Vec<Value>, Failure> {
+    let mut envelopes = Vec::new();
+    tree_rows(reader, &reader.envelope, message, &mut |row| Ok(envelopes.push(row.map(|(_, values)| values))))
+        .map_err(|failure| Failure::Format(failure.into_message()))?;
+    if envelopes.len() > 1 {
+        return Err(Failure::Format(
+            "Please invoke DeserializationSchema#deserialize(byte[], Collector<RowData>) instead.".into(),
+        ));
+    }
+    envelopes.pop().flatten().ok_or_else(|| npe("the envelope"))
+}
+
+/// The message's `old` node: a before-image field left null is taken from the after image only
+/// when no value of that name appears anywhere under `old` (Jackson's `findValue`).
+struct Old<'a> {
+    node: Option<&'a Node>,
+    names: &'a [RowField],
+}
+
+impl Old<'_> {
+    fn fill(&self, mut before: Vec<Value>, after: &[Value]) -> Result<Vec<Value>, Failure> {
+        let node = self.node.ok_or_else(|| npe("old"))?;
+        for ((field, value), name) in before.iter_mut().zip(after).zip(self.names) {
+            if *field == Value::Null && node.find_value(&name.name).is_none() {
+                *field = value.clone();
+            }
+        }
+        Ok(before)
+    }
+}
+
+type Rows = Vec<(i8, Vec<Value>)>;
+
+fn npe(what: &str) -> Failure {
+    Failure::Format(format!("java.lang.NullPointerException: {what} is null"))
+}
+
+fn row(value: Value, what: &str) -> Result<Vec<Value>, Failure> {
+    match value {
+        Value::Row(values) => Ok(values),
+        _ => Err(npe(what)),
+    }
+}
+
+fn text(value: &Value, what: &str) -> Result<String, Failure> {
+    match value {
+        Value::Text(bytes) => Ok(String::from_utf8_lossy(bytes).into_owned()),
+        _ => Err(npe(what)),
+    }
+}
+
+/// An unknown operation: an error, or nothing under `ignore-parse-errors`.
+fn unknown(field: &str, op: &str, ignore: bool) -> Result<Rows, Failure> {
+    match ignore {
+        true => Ok(Vec::new()),
+        false => Err(Failure::Format(format!("Unknown \"{field}\" value \"{op}\"."))),
+    }
+}
+
+fn debezium(envelope: Vec<Value>, ignore: bool, schema_include: bool) -> Result<Rows, Failure> {
+    let payload = match schema_include {
+        true => row(envelope.into_iter().next().unwrap_or(Value::Null), "payload")?,
+        false => envelope,
+    };
+    let [before, after, op]: [Value; 3] = payload.try_into().map_err(|_| npe("the payload"))?;
+    let op = text(&op, "op")?;
+    Ok(match op.as_str() {
+        "c" | "r" => vec![(INSERT, row(after, "after")?)],
+        "u" => {
+            let before = row(before, "before").map_err(|_| replica_identity("UPDATE"))?;
+            vec![(UPDATE_BEFORE, before), (UPDATE_AFTER, row(after, "after")?)]
+        }
+        "d" => vec![(DELETE, row(before, "before").map_err(|_| replica_identity("DELETE"))?)],
+        other => return unknown("op", other, ignore),
+    })
+}
+
+fn replica_identity(op: &str) -> Failure {
+    Failure::Format(format!(
+        "The \"before\" field of {op} message is null, if you are using Debezium Postgres Connector, please check \
+         the Postgres table has been set REPLICA IDENTITY to FULL level."
+    ))
+}
+
+fn canal(envelope: Vec<Value>, ignore: bool, old_node: &Old) -> Result<Rows, Failure> {
+    let [data, old, kind, _database, _table]: [Value; 5] = envelope.try_into().map_err(|_| npe("the envelope"))?;
+    let op = text(&kind, "type")?;
+    let list = |value: Value, what: &str| match value {
+        Value::List(items) => Ok(items),
+        _ => Err(npe(what)),
+    };
+    Ok(match op.as_str() {
+        "INSERT" => list(data, "data")?
+            .into_iter()
+            .map(|r| Ok((INSERT, row(r, "a data row")?)))
+            .collect::<Result<_, Failure>>()?,
+        "DELETE" => list(data, "data")?
+            .into_iter()
+            .map(|r| Ok((DELETE, row(r, "a data row")?)))
+            .collect::<Result<_, Failure>>()?,
+        "UPDATE" => {
+            let (data, old) = (list(data, "data")?, list(old, "old")?);
+            let mut rows = Vec::with_capacity(data.len() * 2);
+            for (index, after) in data.into_iter().enumerate() {
+                let after = row(after, "a data row")?;
+                let before = old.get(index).cloned().ok_or_else(|| {
+                    Failure::Format(format!("java.lang.ArrayIndexOutOfBoundsException: Index {index} out of bounds"))
+                })?;
+                let before = old_node.fill(row(before, "an old row")?, &after)?;
+                rows.push((UPDATE_BEFORE, before));
+                rows.push((UPDATE_AFTER, after));
+            }
+            rows
+        }
+        // A DDL change: no rows.
+        "CREATE" => Vec::new(),
+        other => return unknown("type", other, ignore),
+    })
+}
+
+fn maxwell(envelope: Vec<Value>, ignore: bool, old_node: &Old) -> Result<Rows, Failure> {
+    let [data, old, kind]: [Value; 3] = envelope.try_into().map_err(|_| npe("the envelope"))?;
+    let op = text(&kind, "type")?;
+    Ok(match op.as_str() {
+        "insert" => vec![(INSERT, row(data, "data")?)],
+        "update" => {
+            let after = row(data, "data")?;
+            let before = old_node.fill(row(old, "old")?, &after)?;
+            vec![(UPDATE_BEFORE, before), (UPDATE_AFTER, after)]
+        }
+        "delete" => vec![(DELETE, row(data, "data")?)],
+        other => return unknown("type", other, ignore),
+    })
+}
+
+fn ogg(envelope: Vec<Value>, ignore: bool) -> Result<Rows, Failure> {
+    let [before, after, kind]: [Value; 3] = envelope.try_into().map_err(|_| npe("the envelope"))?;
+    let op = text(&kind, "op_type")?;
+    Ok(match op.as_str() {
+        "I" => vec![(INSERT, row(after, "after")?)],
+        "U" => {
+            let before = row(before, "before").map_err(|_| replica_identity("UPDATE"))?;
+            vec![(UPDATE_BEFORE, before), (UPDATE_AFTER, row(after, "after")?)]
+        }
+        "D" => vec![(DELETE, row(before, "before").map_err(|_| replica_identity("DELETE"))?)],
+        other => return unknown("op_type", other, ignore),
+    })
+}

@@ -1,0 +1,172 @@
+//! One message of one side read into rows, with the error handling of Flink's JSON formats
+//! around it: the streaming decoder, the tree decoder, and the CDC envelopes (`cdc`).
+use super::assemble::INSERT;
+use super::cdc;
+use super::convert;
+use super::lexer::{Lexer, Token};
+use super::node::{self, Node};
+use super::node_convert;
+use super::value::Value;
+use super::DecodeSettings;
+use crate::spec::Format;
+use crate::types::{DataType, LogicalType, RowField};
+
+/// One side's row type (the format's field names) and where its fields go in the table's row.
+pub(crate) struct SideReader {
+    pub fields: Vec<RowField>,
+    pub projection: Vec<usize>,
+    pub settings: DecodeSettings,
+    /// A MAP or MULTISET somewhere in the row.
+    pub has_map_like: bool,
+    pub format: Format,
+    /// The row a changelog format's envelope is read as (the physical row for json).
+    pub envelope: Vec<RowField>,
+    pub schema_include: bool,
+}
+
+/// How reading a message fails: `Format` inside the format's error handling (swallowed under
+/// `ignore-parse-errors`), `Fatal` past it.
+pub(crate) enum Failure {
+    Format(String),
+    Fatal(String),
+}
+
+impl Failure {
+    pub(crate) fn into_message(self) -> String {
+        match self {
+            Failure::Format(message) | Failure::Fatal(message) => message,
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Format(message)
+    }
+}
+
+/// Takes each row a message gives, with its RowKind byte (`None`: a null row).
+pub(crate) type Emit<'e> = dyn FnMut(Option<(i8, Vec<Value>)>) -> std::result::Result<(), Failure> + 'e;
+
+/// Reads one message of one side and hands `emit` each row it gives (`None`: a null row): none
+/// for a null or empty message, one per object, one per element of a top-level array (Flink
+/// 2.x). Under `ignore-parse-errors` a failure ends the message quietly, keeping what was
+/// emitted.
+pub(crate) fn read_message(
+    reader: &SideReader,
+    message: Option<&[u8]>,
+    emit: &mut Emit,
+) -> std::result::Result<(), String> {
+    let Some(message) = message.filter(|m| !m.is_empty()) else {
+        return Ok(());
+    };
+    let read = match (reader.format, reader.settings.streaming) {
+        (Format::Json, true) => read_rows(reader, message, emit),
+        (Format::Json, false) => tree_rows(reader, &reader.fields, message, emit),
+        _ => cdc::read_changelog(reader, message, emit),
+    };
+    match read {
+        Ok(()) => Ok(()),
+        Err(Failure::Format(_)) if reader.settings.ignore_parse_errors => Ok(()),
+        Err(Failure::Format(cause)) => {
+            Err(format!("Failed to deserialize JSON '{}'. {cause}", String::from_utf8_lossy(message)))
+        }
+        Err(Failure::Fatal(cause)) => Err(cause),
+    }
+}
+
+fn read_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::result::Result<(), Failure> {
+    let settings = &reader.settings;
+    let mut lexer = Lexer::new(message, settings.limits);
+    let row_type = DataType::nullable(LogicalType::Row(reader.fields.clone()));
+    let mut push = |value: Value| match value {
+        Value::Row(values) => match unrepresentable(reader, &reader.fields, &values) {
+            Some(message) => Err(Failure::Fatal(message.into())),
+            None => emit(Some((INSERT, values))),
+        },
+        _ if settings.top_level_arrays => emit(None),
+        _ => Ok(()),
+    };
+    match lexer.next()? {
+        Some(Token::StartObject) => push(convert::convert(&mut lexer, &row_type, settings)?)?,
+        Some(Token::StartArray) if settings.top_level_arrays => {
+            while lexer.next()? != Some(Token::EndArray) {
+                push(convert::convert(&mut lexer, &row_type, settings)?)?;
+            }
+        }
+        _ => return Err(Failure::Format("No content to map due to end-of-input".to_string())),
+    }
+    Ok(())
+}
+
+/// The tree decoder over `fields`: the whole message parsed first; a row that converts to null is not handed
+/// on, and (2.x) each element of a top-level array is one row, a failing one skipped under
+/// `ignore-parse-errors`.
+pub(crate) fn tree_rows(
+    reader: &SideReader,
+    fields: &[RowField],
+    message: &[u8],
+    emit: &mut Emit,
+) -> std::result::Result<(), Failure> {
+    let settings = &reader.settings;
+    let row_type = DataType::nullable(LogicalType::Row(fields.to_vec()));
+    let mut push = |value: Value| match value {
+        Value::Row(values) => match unrepresentable(reader, fields, &values) {
+            Some(message) => Err(Failure::Fatal(message.into())),
+            None => emit(Some((INSERT, values))),
+        },
+        _ => Ok(()),
+    };
+    // No content at all reads as no tree, hence no row.
+    let Some(root) = node::read_tree(message, settings)? else {
+        return Ok(());
+    };
+    match root {
+        Node::Array(items) if settings.top_level_arrays => {
+            for item in &items {
+                match node_convert::convert(Some(item), &row_type, settings) {
+                    Ok(value) => push(value)?,
+                    Err(_) if settings.ignore_parse_errors => {}
+                    Err(cause) => return Err(Failure::Format(cause)),
+                }
+            }
+            Ok(())
+        }
+        root => push(node_convert::convert(Some(&root), &row_type, settings)?),
+    }
+}
+
+const NULL_MULTISET_COUNT: &str = "java.lang.NullPointerException: a MULTISET element count is null";
+
+/// Only reached after a nesting-depth error: Flink's map holds the null name as a key.
+const NULL_MAP_KEY: &str = "a MAP key is null (read after a nesting-depth error): an Arrow map cannot hold it";
+
+/// Why a row Flink reads cannot go on: a null map key (never in an Arrow map), or on 1.20 a
+/// null MULTISET count (Flink fails past the format).
+fn unrepresentable(reader: &SideReader, fields: &[RowField], values: &[Value]) -> Option<&'static str> {
+    let counts = reader.settings.multiset_null_count_fails;
+    reader.has_map_like.then(|| find_null_entry(fields, values, counts)).flatten()
+}
+
+fn find_null_entry(fields: &[RowField], values: &[Value], counts: bool) -> Option<&'static str> {
+    fields.iter().zip(values).find_map(|(f, v)| null_entry(&f.data_type.logical, v, counts))
+}
+
+fn null_entry(ty: &LogicalType, value: &Value, counts: bool) -> Option<&'static str> {
+    let entries = |key: &LogicalType, item: &LogicalType, entries: &[(Value, Value)], multiset: bool| {
+        entries.iter().find_map(|(k, v)| match (k, v) {
+            (Value::Null, _) => Some(NULL_MAP_KEY),
+            (_, Value::Null) if multiset && counts => Some(NULL_MULTISET_COUNT),
+            _ => null_entry(key, k, counts).or_else(|| null_entry(item, v, counts)),
+        })
+    };
+    match (ty, value) {
+        (LogicalType::Multiset(element), Value::Map(map)) => entries(&element.logical, &LogicalType::Int, map, true),
+        (LogicalType::Map { key, value: item }, Value::Map(map)) => entries(&key.logical, &item.logical, map, false),
+        (LogicalType::Array(element), Value::List(items)) => {
+            items.iter().find_map(|v| null_entry(&element.logical, v, counts))
+        }
+        (LogicalType::Row(fields), Value::Row(values)) => find_null_entry(fields, values, counts),
+        _ => None,
+    }
+}
