@@ -62,10 +62,15 @@ typedef enum KjsonStatus {
    * A bug in kjson (a caught panic); the handle may be closed and opened again.
    */
   KJSON_STATUS_INTERNAL = 3,
+  /**
+   * `kjson_decode`: a Kafka record that Flink's deserializer fails on failed the batch (the
+   * decoder's default); the text starts `record N: ` and the call's errors name record N.
+   */
+  KJSON_STATUS_RECORD_FAILED = 4,
 } KjsonStatus;
 
 /**
- * An open encoder; 0 is never a handle.
+ * An open encoder or decoder; 0 is never a handle.
  */
 typedef uint64_t KjsonHandle;
 
@@ -130,6 +135,23 @@ typedef struct KjsonRecords {
   struct KjsonSlab values;
 } KjsonRecords;
 
+/**
+ * The records that failed in the last [`kjson_decode`] on a handle: under collect, every one
+ * (they gave no row); under fail, the one that failed the batch. Valid until the next call on
+ * the handle or its close.
+ */
+typedef struct KjsonDecodeErrors {
+  size_t count;
+  /**
+   * The failed records' indices in the batch.
+   */
+  const size_t *records;
+  /**
+   * Their messages (Flink's), NUL-terminated, one per record.
+   */
+  const char *const *messages;
+} KjsonDecodeErrors;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -193,9 +215,79 @@ enum KjsonStatus kjson_encode(KjsonHandle handle,
 const char *kjson_error(KjsonHandle handle);
 
 /**
- * Closes the handle and frees its encoder and records; closing it again is an error.
+ * Closes the handle (an encoder's, or a decoder's) and frees its encoder and records; closing
+ * it again is an error.
  */
 enum KjsonStatus kjson_close(KjsonHandle handle);
+
+/**
+ * Opens a decoder for the table a `CREATE TABLE ... WITH (...)` statement declares (the same
+ * DDL as for encoding; `kafka` or `upsert-kafka` with `json` formats), and writes its handle to
+ * `*handle` (0 on failure); otherwise as `kjson_open_ddl`. A new
+ * decoder fails a batch on the first record Flink's deserializer would fail on; see
+ * [`kjson_decoder_set_on_error`].
+ *
+ * # Safety
+ * As for `kjson_open_ddl`.
+ */
+enum KjsonStatus kjson_decoder_open_ddl(const char *ddl,
+                                        const char *flink_version,
+                                        const char *float_spelling,
+                                        KjsonHandle *handle);
+
+/**
+ * Opens a decoder for a table given in parts (see [`KjsonSinkParts`]); otherwise as
+ * [`kjson_decoder_open_ddl`].
+ *
+ * # Safety
+ * As for `kjson_open_parts`.
+ */
+enum KjsonStatus kjson_decoder_open_parts(const struct KjsonSinkParts *parts,
+                                          const char *flink_version,
+                                          const char *float_spelling,
+                                          KjsonHandle *handle);
+
+/**
+ * `collect = false` (the default): a record that Flink's deserializer would fail on fails the
+ * batch (`KJSON_STATUS_RECORD_FAILED`). `collect = true`: it gives no row and is listed in the
+ * call's [`KjsonDecodeErrors`].
+ */
+enum KjsonStatus kjson_decoder_set_on_error(KjsonHandle handle, bool collect);
+
+/**
+ * Decodes one batch of Kafka records: `values` holds one value per record (a negative length is
+ * a null value, a tombstone), `keys` is NULL or holds one key per record (a negative length is
+ * a null key) and is read when the table has key fields. The records' memory is only read during
+ * the call. An encoder's `KjsonRecords` sides can be passed as they are.
+ *
+ * On success `*array` holds the decoded rows as a struct array that the caller owns and releases
+ * once: the table's physical columns in order, then `__row_kind` (int8: 0 +I, 1 -U, 2 +U, 3 -D)
+ * and `__record` (int32: the index of the record the row came from; a record gives no row, one
+ * or several), `*schema` (unless
+ * NULL) its type, also the caller's to release, and `*errors` (unless NULL) the records that
+ * failed under collect. On failure `*array` and `*schema` are left released (`release == NULL`:
+ * nothing to release) and `kjson_error(handle)` gives the text; a record that failed the batch
+ * (under fail) gives `KJSON_STATUS_RECORD_FAILED`, a text starting `record N: `, and `*errors`
+ * naming that one record.
+ *
+ * # Safety
+ * `keys` and `values` are NULL or point to [`KjsonSlab`]s whose pointers hold `bytes_len` bytes
+ * and `count` offsets and lengths; `array` is NULL or points to writable memory for an
+ * `ArrowArray`, `schema` and `errors` likewise for an `ArrowSchema` and a [`KjsonDecodeErrors`]
+ * (each may be NULL). The out structs are overwritten, never read or released.
+ */
+enum KjsonStatus kjson_decode(KjsonHandle handle,
+                              const struct KjsonSlab *keys,
+                              const struct KjsonSlab *values,
+                              struct ArrowArray *array,
+                              struct ArrowSchema *schema,
+                              struct KjsonDecodeErrors *errors);
+
+/**
+ * Closes a decoder's handle and frees the decoder and its error list; an encoder's handle or
+ * closing it again is an error (`kjson_close` closes either kind).
+ */
+enum KjsonStatus kjson_decoder_close(KjsonHandle handle);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,4 +1,4 @@
-//! Open encoders by handle. Handles are numbers that are never reused, so a closed or made-up
+//! Open encoders and decoders by handle (one table, one numbering). Handles are numbers that are never reused, so a closed or made-up
 //! handle is an error, not a use after free. Each handle's state sits behind its own lock; the
 //! table's lock is held only to look a handle up.
 use std::collections::HashMap;
@@ -7,15 +7,42 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use kjson_arrow::Encoder;
 
+use crate::decode::DecoderState;
 use crate::status::{catch_panic, set_thread_error, CallError, ErrorText, KjsonStatus};
 
-/// An open encoder; 0 is never a handle.
+/// An open encoder or decoder; 0 is never a handle.
 pub type KjsonHandle = u64;
 
-/// One handle's encoder and the text of its last failed call.
+/// What a handle holds.
+pub enum Engine {
+    Encoder(Box<Encoder>),
+    Decoder(Box<DecoderState>),
+}
+
+/// One handle's encoder or decoder and the text of its last failed call.
 pub struct HandleState {
-    pub encoder: Encoder,
+    pub engine: Engine,
     pub error: ErrorText,
+}
+
+impl HandleState {
+    pub fn encoder(&mut self) -> Result<&mut Encoder, CallError> {
+        match &mut self.engine {
+            Engine::Encoder(encoder) => Ok(encoder),
+            Engine::Decoder(_) => {
+                Err(CallError::argument("the handle is a decoder's (kjson_decoder_open_*), not an encoder's"))
+            }
+        }
+    }
+
+    pub fn decoder(&mut self) -> Result<&mut DecoderState, CallError> {
+        match &mut self.engine {
+            Engine::Decoder(decoder) => Ok(decoder),
+            Engine::Encoder(_) => {
+                Err(CallError::argument("the handle is an encoder's (kjson_open_*), not a decoder's"))
+            }
+        }
+    }
 }
 
 type Table = Mutex<HashMap<KjsonHandle, Arc<Mutex<HandleState>>>>;
@@ -31,10 +58,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-pub fn insert(encoder: Encoder) -> KjsonHandle {
+pub fn insert(engine: Engine) -> KjsonHandle {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     let handle = NEXT.fetch_add(1, Ordering::Relaxed);
-    let state = HandleState { encoder, error: ErrorText::empty() };
+    let state = HandleState { engine, error: ErrorText::empty() };
     lock(table()).insert(handle, Arc::new(Mutex::new(state)));
     handle
 }
@@ -45,6 +72,18 @@ fn get(handle: KjsonHandle) -> Option<Arc<Mutex<HandleState>>> {
 
 pub fn remove(handle: KjsonHandle) -> bool {
     lock(table()).remove(&handle).is_some()
+}
+
+/// Removes a decoder's handle; an encoder's stays open.
+pub fn remove_decoder(handle: KjsonHandle) -> Result<(), CallError> {
+    let entry = get(handle).ok_or_else(|| unknown(handle))?;
+    if matches!(lock(&entry).engine, Engine::Encoder(_)) {
+        return Err(CallError::argument(format!("handle {handle} is an encoder's: close it with kjson_close")));
+    }
+    match remove(handle) {
+        true => Ok(()),
+        false => Err(unknown(handle)),
+    }
 }
 
 fn unknown(handle: KjsonHandle) -> CallError {

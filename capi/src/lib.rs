@@ -5,6 +5,11 @@
 //! ([`kjson_encode`]) into key and value records that stay valid until the next call on the
 //! handle, read a failed call's text with [`kjson_error`], and [`kjson_close`] the handle.
 //!
+//! The read side: open a decoder of the same table ([`kjson_decoder_open_ddl`],
+//! [`kjson_decoder_open_parts`]), decode Kafka records ([`kjson_decode`]) into an Arrow batch
+//! exported through the C Data Interface (the caller's to release), and
+//! [`kjson_decoder_close`] it.
+//!
 //! Rules of the ABI:
 //! - No panic crosses it: every export catches panics and returns [`KjsonStatus::Internal`].
 //! - NULL or misaligned pointers, unknown or closed handles and non-UTF-8 text give
@@ -12,6 +17,8 @@
 //! - The `ArrowArray` passed to [`kjson_encode`] is moved: kjson releases it exactly once before
 //!   the call returns, whatever the outcome, and leaves the caller's struct marked released
 //!   (`release == NULL`). The `ArrowSchema` is only read; the caller releases it.
+//! - The `ArrowArray` / `ArrowSchema` that [`kjson_decode`] exports are the caller's: it releases
+//!   each exactly once; on failure they are left released (`release == NULL`).
 //! - A handle is used by one thread at a time; different handles are independent.
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -21,12 +28,18 @@ use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use kjson_arrow::runtime::{Compatibility, SinkSpec};
 use kjson_arrow::Encoder;
 
+mod decode;
+mod export;
 mod handles;
 mod import;
 mod output;
 mod parts;
 mod status;
 
+pub use decode::{
+    kjson_decode, kjson_decoder_close, kjson_decoder_open_ddl, kjson_decoder_open_parts, kjson_decoder_set_on_error,
+    KjsonDecodeErrors,
+};
 pub use handles::KjsonHandle;
 pub use output::{KjsonRecords, KjsonSlab};
 pub use parts::{KjsonColumn, KjsonOption, KjsonSinkParts};
@@ -50,13 +63,46 @@ pub unsafe extern "C" fn kjson_open_ddl(
     handle: *mut KjsonHandle,
 ) -> KjsonStatus {
     // SAFETY (both blocks): the pointers follow this function's contract.
-    thread_status(catch_panic(|| unsafe {
-        open(handle, || {
-            let compatibility = parts::compatibility(flink_version, float_spelling)?;
-            let spec = SinkSpec::from_ddl(&parts::text(ddl, "ddl")?)?;
-            Ok((spec, compatibility))
-        })
-    }))
+    thread_status(catch_panic(|| unsafe { open(handle, || ddl_spec(ddl, flink_version, float_spelling), encoder) }))
+}
+
+fn encoder(spec: SinkSpec, compatibility: Compatibility) -> Result<handles::Engine, CallError> {
+    Ok(handles::Engine::Encoder(Box::new(Encoder::open(spec, compatibility)?)))
+}
+
+/// The table and the compatibility of an open from a DDL (the encoder's and the decoder's).
+///
+/// # Safety
+/// As for [`kjson_open_ddl`].
+unsafe fn ddl_spec(
+    ddl: *const c_char,
+    flink_version: *const c_char,
+    float_spelling: *const c_char,
+) -> Result<(SinkSpec, Compatibility), CallError> {
+    // SAFETY: the pointers follow this function's contract.
+    let compatibility = unsafe { parts::compatibility(flink_version, float_spelling) }?;
+    // SAFETY: as above.
+    let spec = SinkSpec::from_ddl(&unsafe { parts::text(ddl, "ddl") }?)?;
+    Ok((spec, compatibility))
+}
+
+/// The table and the compatibility of an open from parts.
+///
+/// # Safety
+/// As for [`kjson_open_parts`].
+unsafe fn parts_spec(
+    parts: *const KjsonSinkParts,
+    flink_version: *const c_char,
+    float_spelling: *const c_char,
+) -> Result<(SinkSpec, Compatibility), CallError> {
+    if parts.is_null() || !parts.is_aligned() {
+        return Err(CallError::argument("parts is NULL or not aligned"));
+    }
+    // SAFETY: the pointers follow this function's contract; `parts` is checked above.
+    let compatibility = unsafe { parts::compatibility(flink_version, float_spelling) }?;
+    // SAFETY: as above.
+    let spec = SinkSpec::from_parts(&unsafe { parts::sink_parts(&*parts) }?)?;
+    Ok((spec, compatibility))
 }
 
 /// Opens an encoder for a sink given in parts (see [`KjsonSinkParts`]); otherwise as
@@ -72,18 +118,8 @@ pub unsafe extern "C" fn kjson_open_parts(
     float_spelling: *const c_char,
     handle: *mut KjsonHandle,
 ) -> KjsonStatus {
-    // SAFETY (every block): the pointers follow this function's contract; `parts` is checked
-    // for NULL and alignment before it is read.
-    thread_status(catch_panic(|| unsafe {
-        open(handle, || {
-            if parts.is_null() || !parts.is_aligned() {
-                return Err(CallError::argument("parts is NULL or not aligned"));
-            }
-            let compatibility = parts::compatibility(flink_version, float_spelling)?;
-            let spec = SinkSpec::from_parts(&parts::sink_parts(&*parts)?)?;
-            Ok((spec, compatibility))
-        })
-    }))
+    // SAFETY (both blocks): the pointers follow this function's contract.
+    thread_status(catch_panic(|| unsafe { open(handle, || parts_spec(parts, flink_version, float_spelling), encoder) }))
 }
 
 /// # Safety
@@ -91,6 +127,7 @@ pub unsafe extern "C" fn kjson_open_parts(
 unsafe fn open(
     handle: *mut KjsonHandle,
     spec: impl FnOnce() -> Result<(SinkSpec, Compatibility), CallError>,
+    engine: impl FnOnce(SinkSpec, Compatibility) -> Result<handles::Engine, CallError>,
 ) -> Result<(), CallError> {
     if handle.is_null() || !handle.is_aligned() {
         return Err(CallError::argument("handle is NULL or not aligned"));
@@ -98,9 +135,9 @@ unsafe fn open(
     // SAFETY: non-null and aligned (checked), writable by the caller's contract.
     unsafe { handle.write(0) };
     let (spec, compatibility) = spec()?;
-    let encoder = Encoder::open(spec, compatibility)?;
+    let engine = engine(spec, compatibility)?;
     // SAFETY: as above.
-    unsafe { handle.write(handles::insert(encoder)) };
+    unsafe { handle.write(handles::insert(engine)) };
     Ok(())
 }
 
@@ -137,7 +174,7 @@ pub unsafe extern "C" fn kjson_encode(
         // SAFETY: `schema` and `row_kinds` per this function's contract.
         let batch = unsafe { import::batch(taken?, schema) }?;
         let kinds = unsafe { import::row_kinds(row_kinds, row_kinds_len) }?;
-        let slabs = state.encoder.encode(&batch, kinds.as_ref())?;
+        let slabs = state.encoder()?.encode(&batch, kinds.as_ref())?;
         // SAFETY: as above; the slabs live in the handle's state until its next call.
         unsafe { records.write(KjsonRecords::of(slabs)) };
         Ok(())
@@ -156,7 +193,8 @@ pub extern "C" fn kjson_error(handle: KjsonHandle) -> *const c_char {
     }
 }
 
-/// Closes the handle and frees its encoder and records; closing it again is an error.
+/// Closes the handle (an encoder's, or a decoder's) and frees its encoder and records; closing
+/// it again is an error.
 #[no_mangle]
 pub extern "C" fn kjson_close(handle: KjsonHandle) -> KjsonStatus {
     thread_status(catch_panic(|| match handles::remove(handle) {

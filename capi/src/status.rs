@@ -18,6 +18,9 @@ pub enum KjsonStatus {
     Refused = 2,
     /// A bug in kjson (a caught panic); the handle may be closed and opened again.
     Internal = 3,
+    /// `kjson_decode`: a Kafka record that Flink's deserializer fails on failed the batch (the
+    /// decoder's default); the text starts `record N: ` and the call's errors name record N.
+    RecordFailed = 4,
 }
 
 /// A failed call: its status and its text.

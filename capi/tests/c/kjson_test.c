@@ -1,7 +1,10 @@
 /* The C ABI end to end: open from DDL and from parts, encode batches built by hand through the
  * Arrow C Data Interface, compare with the Rust encoder's records (expected_records.h), re-plan
  * on a dictionary-encoded column, refuse a bad DDL and a wrong Arrow type with their positions,
- * and check that every imported array is released exactly once. Run by scripts/capi-test.sh. */
+ * and check that every imported array is released exactly once. The decoder reads those records
+ * back into an exported struct array (checked, then released by this program), fails a batch on
+ * a malformed record by its index with nothing exported, and collects it when told to. Run by
+ * scripts/capi-test.sh (also under valgrind, which reports an export this program leaks). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +245,107 @@ static void parts_without_primary_key_are_refused(void) {
     CHECK(strstr(error, "require to define a PRIMARY KEY") != NULL, "error: %s", error);
 }
 
+/* ---- The decoder: the expected records read back */
+
+/* A side's slab built from expected records; `bad` (when >= 0) replaces that record's bytes. */
+struct side {
+    char bytes[256];
+    int32_t offsets[ROWS], lengths[ROWS];
+    KjsonSlab slab;
+};
+
+static void build_side(struct side *side, const struct expected_record *records, int bad, const char *replacement) {
+    size_t at = 0;
+    for (int i = 0; i < ROWS; i++) {
+        const char *bytes = i == bad ? replacement : records[i].bytes;
+        int32_t length = i == bad ? (int32_t)strlen(replacement) : records[i].length;
+        side->offsets[i] = (int32_t)at;
+        side->lengths[i] = length;
+        if (length > 0) {
+            memcpy(side->bytes + at, bytes, (size_t)length);
+            at += (size_t)length;
+        }
+    }
+    KjsonSlab slab = {(const uint8_t *)side->bytes, at, side->offsets, side->lengths, ROWS};
+    side->slab = slab;
+}
+
+static void release_exports(struct ArrowArray *array, struct ArrowSchema *schema) {
+    if (array->release) array->release(array);
+    CHECK(array->release == NULL, "the array's release did not mark it released");
+    if (schema->release) schema->release(schema);
+    CHECK(schema->release == NULL, "the schema's release did not mark it released");
+}
+
+static void decode_reads_the_records_back(void) {
+    KjsonHandle decoder = 0;
+    CHECK(kjson_decoder_open_ddl(EXPECTED_DDL, NULL, NULL, &decoder) == KJSON_STATUS_OK, "open decoder: %s",
+          kjson_error(0));
+    struct side keys, values;
+    build_side(&keys, EXPECTED_KEYS, -1, NULL);
+    build_side(&values, EXPECTED_VALUES, -1, NULL);
+    struct ArrowArray array;
+    struct ArrowSchema schema;
+    KjsonDecodeErrors errors;
+    KjsonStatus status = kjson_decode(decoder, &keys.slab, &values.slab, &array, &schema, &errors);
+    CHECK(status == KJSON_STATUS_OK, "decode: status %d: %s", status, kjson_error(decoder));
+    if (status == KJSON_STATUS_OK) {
+        CHECK(array.length == ROWS && array.n_children == 4, "decoded %lld rows, %lld columns",
+              (long long)array.length, (long long)array.n_children);
+        CHECK(strcmp(schema.format, "+s") == 0 && schema.n_children == 4, "schema %s", schema.format);
+        const char *names[4] = {"id", "name", "__row_kind", "__record"};
+        for (int c = 0; c < 4 && c < schema.n_children; c++) {
+            CHECK(strcmp(schema.children[c]->name, names[c]) == 0, "column %d is %s", c, schema.children[c]->name);
+        }
+        CHECK(errors.count == 0, "%zu failed records", errors.count);
+        if (array.length == ROWS && array.n_children == 4) {
+            const int64_t *ids = array.children[0]->buffers[1];
+            const int8_t *kinds = array.children[2]->buffers[1];
+            const int32_t *records = array.children[3]->buffers[1];
+            /* The tombstone of key 2 reads as a DELETE (3) of that key; the others as inserts. */
+            const int8_t expected_kinds[ROWS] = {0, 3, 0};
+            for (int r = 0; r < ROWS; r++) {
+                CHECK(ids[array.children[0]->offset + r] == IDS[r], "row %d: id %lld", r, (long long)ids[r]);
+                CHECK(kinds[array.children[2]->offset + r] == expected_kinds[r], "row %d: row kind %d", r, kinds[r]);
+                CHECK(records[array.children[3]->offset + r] == r, "row %d: record %d", r, records[r]);
+            }
+            const struct ArrowArray *name = array.children[1];
+            const int32_t *offsets = name->buffers[1];
+            const char *data = name->buffers[2];
+            int32_t start = offsets[name->offset], end = offsets[name->offset + 1];
+            CHECK(end - start == 3 && memcmp(data + start, "a\"b", 3) == 0, "row 0: name %.*s", end - start,
+                  data + start);
+        }
+        release_exports(&array, &schema);
+    }
+
+    /* A malformed value fails the batch by its index; nothing is exported. */
+    build_side(&values, EXPECTED_VALUES, 1, "{\"id\":2,\"name\":");
+    status = kjson_decode(decoder, &keys.slab, &values.slab, &array, &schema, &errors);
+    CHECK(status == KJSON_STATUS_RECORD_FAILED, "malformed: status %d", status);
+    const char *error = kjson_error(decoder);
+    CHECK(strncmp(error, "record 1: Failed to deserialize JSON", 36) == 0, "error: %s", error);
+    CHECK(array.release == NULL && schema.release == NULL, "something was exported on failure");
+    CHECK(errors.count == 1 && errors.records[0] == 1, "errors: %zu", errors.count);
+    printf("malformed record: %s\n", error);
+
+    /* Collected instead: the other records' rows, and the failed one listed. */
+    CHECK(kjson_decoder_set_on_error(decoder, true) == KJSON_STATUS_OK, "set_on_error");
+    status = kjson_decode(decoder, &keys.slab, &values.slab, &array, NULL, &errors);
+    CHECK(status == KJSON_STATUS_OK, "collect: status %d: %s", status, kjson_error(decoder));
+    if (status == KJSON_STATUS_OK) {
+        CHECK(array.length == ROWS - 1, "collect: %lld rows", (long long)array.length);
+        CHECK(errors.count == 1 && errors.records[0] == 1 && strstr(errors.messages[0], "Failed") != NULL,
+              "collect: errors %zu", errors.count);
+        array.release(&array);
+    }
+    CHECK(kjson_close(decoder) == KJSON_STATUS_OK, "close decoder");
+    CHECK(kjson_decode(decoder, NULL, &values.slab, &array, NULL, NULL) == KJSON_STATUS_INVALID_ARGUMENT,
+          "decode on a closed handle");
+    CHECK(array.release == NULL, "an export on a closed handle");
+    CHECK(kjson_decoder_close(decoder) == KJSON_STATUS_INVALID_ARGUMENT, "second close of a decoder");
+}
+
 int main(void) {
     KjsonHandle handle = 0;
     CHECK(kjson_open_ddl(EXPECTED_DDL, NULL, NULL, &handle) == KJSON_STATUS_OK, "open: %s", kjson_error(0));
@@ -260,6 +364,7 @@ int main(void) {
     bad_ddl_names_the_position();
     parts_without_primary_key_are_refused();
     bad_arguments_are_errors(handle);
+    decode_reads_the_records_back();
 
     printf("%s: %d array releases counted, %d failures\n", failures ? "FAILED" : "ok", array_releases, failures);
     return failures ? 1 : 0;
