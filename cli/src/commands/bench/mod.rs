@@ -43,7 +43,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
     /// Time the read side: kjson's decoder, arrow-json's Decoder, serde_json and sonic-rs to
-    /// values, and memcpy, on the records kjson's encoder writes for each sink (json format only).
+    /// values, and memcpy, on the records kjson's encoder writes for each sink (arrow-json on the
+    /// json format only).
     #[arg(long)]
     pub decode: bool,
     /// For profiling: after the check, run only this encoder (generated or dynamic; with
