@@ -222,7 +222,7 @@ enum KjsonStatus kjson_close(KjsonHandle handle);
 
 /**
  * Opens a decoder for the table a `CREATE TABLE ... WITH (...)` statement declares (the same
- * DDL as for encoding; `kafka` or `upsert-kafka` with `json` formats), and writes its handle to
+ * DDL as for encoding, read as a source: the scan side's option rules), and writes its handle to
  * `*handle` (0 on failure); otherwise as `kjson_open_ddl`. A new
  * decoder fails a batch on the first record Flink's deserializer would fail on; see
  * [`kjson_decoder_set_on_error`].

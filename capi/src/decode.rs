@@ -89,7 +89,7 @@ fn decoder(spec: SinkSpec, compatibility: Compatibility) -> Result<Engine, CallE
 }
 
 /// Opens a decoder for the table a `CREATE TABLE ... WITH (...)` statement declares (the same
-/// DDL as for encoding; `kafka` or `upsert-kafka` with `json` formats), and writes its handle to
+/// DDL as for encoding, read as a source: the scan side's option rules), and writes its handle to
 /// `*handle` (0 on failure); otherwise as `kjson_open_ddl`. A new
 /// decoder fails a batch on the first record Flink's deserializer would fail on; see
 /// [`kjson_decoder_set_on_error`].
@@ -105,7 +105,7 @@ pub unsafe extern "C" fn kjson_decoder_open_ddl(
 ) -> KjsonStatus {
     // SAFETY: the pointers follow this function's contract.
     thread_status(catch_panic(|| unsafe {
-        open(handle, || crate::ddl_spec(ddl, flink_version, float_spelling), decoder)
+        open(handle, || crate::ddl_spec(ddl, flink_version, float_spelling, true), decoder)
     }))
 }
 
@@ -123,7 +123,7 @@ pub unsafe extern "C" fn kjson_decoder_open_parts(
 ) -> KjsonStatus {
     // SAFETY: the pointers follow this function's contract.
     thread_status(catch_panic(|| unsafe {
-        open(handle, || crate::parts_spec(parts, flink_version, float_spelling), decoder)
+        open(handle, || crate::parts_spec(parts, flink_version, float_spelling, true), decoder)
     }))
 }
 

@@ -63,14 +63,17 @@ pub unsafe extern "C" fn kjson_open_ddl(
     handle: *mut KjsonHandle,
 ) -> KjsonStatus {
     // SAFETY (both blocks): the pointers follow this function's contract.
-    thread_status(catch_panic(|| unsafe { open(handle, || ddl_spec(ddl, flink_version, float_spelling), encoder) }))
+    thread_status(catch_panic(|| unsafe {
+        open(handle, || ddl_spec(ddl, flink_version, float_spelling, false), encoder)
+    }))
 }
 
 fn encoder(spec: SinkSpec, compatibility: Compatibility) -> Result<handles::Engine, CallError> {
     Ok(handles::Engine::Encoder(Box::new(Encoder::open(spec, compatibility)?)))
 }
 
-/// The table and the compatibility of an open from a DDL (the encoder's and the decoder's).
+/// The table and the compatibility of an open from a DDL (the encoder's, and with `read` the
+/// decoder's: the scan side's option rules).
 ///
 /// # Safety
 /// As for [`kjson_open_ddl`].
@@ -78,15 +81,17 @@ unsafe fn ddl_spec(
     ddl: *const c_char,
     flink_version: *const c_char,
     float_spelling: *const c_char,
+    read: bool,
 ) -> Result<(SinkSpec, Compatibility), CallError> {
     // SAFETY: the pointers follow this function's contract.
     let compatibility = unsafe { parts::compatibility(flink_version, float_spelling) }?;
     // SAFETY: as above.
-    let spec = SinkSpec::from_ddl(&unsafe { parts::text(ddl, "ddl") }?)?;
+    let ddl = unsafe { parts::text(ddl, "ddl") }?;
+    let spec = if read { SinkSpec::from_source_ddl(&ddl)? } else { SinkSpec::from_ddl(&ddl)? };
     Ok((spec, compatibility))
 }
 
-/// The table and the compatibility of an open from parts.
+/// The table and the compatibility of an open from parts (`read` as for [`ddl_spec`]).
 ///
 /// # Safety
 /// As for [`kjson_open_parts`].
@@ -94,6 +99,7 @@ unsafe fn parts_spec(
     parts: *const KjsonSinkParts,
     flink_version: *const c_char,
     float_spelling: *const c_char,
+    read: bool,
 ) -> Result<(SinkSpec, Compatibility), CallError> {
     if parts.is_null() || !parts.is_aligned() {
         return Err(CallError::argument("parts is NULL or not aligned"));
@@ -101,7 +107,8 @@ unsafe fn parts_spec(
     // SAFETY: the pointers follow this function's contract; `parts` is checked above.
     let compatibility = unsafe { parts::compatibility(flink_version, float_spelling) }?;
     // SAFETY: as above.
-    let spec = SinkSpec::from_parts(&unsafe { parts::sink_parts(&*parts) }?)?;
+    let parts = unsafe { parts::sink_parts(&*parts) }?;
+    let spec = if read { SinkSpec::from_source_parts(&parts)? } else { SinkSpec::from_parts(&parts)? };
     Ok((spec, compatibility))
 }
 
@@ -119,7 +126,9 @@ pub unsafe extern "C" fn kjson_open_parts(
     handle: *mut KjsonHandle,
 ) -> KjsonStatus {
     // SAFETY (both blocks): the pointers follow this function's contract.
-    thread_status(catch_panic(|| unsafe { open(handle, || parts_spec(parts, flink_version, float_spelling), encoder) }))
+    thread_status(catch_panic(|| unsafe {
+        open(handle, || parts_spec(parts, flink_version, float_spelling, false), encoder)
+    }))
 }
 
 /// # Safety

@@ -336,3 +336,28 @@ fn misuse_is_an_error_not_a_crash() {
     assert_eq!(none, 0);
     assert!(error(0).contains("INTEGR"), "{}", error(0));
 }
+
+#[test]
+fn a_decoder_reads_the_ddl_as_a_source() {
+    // debezium-json's schema-include is a scan-side option: the encoder refuses it, the decoder
+    // takes it.
+    let ddl = CString::new(
+        "CREATE TABLE t (id BIGINT, name STRING) WITH ('connector' = 'kafka', 'topic' = 't', \
+         'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'debezium-json', \
+         'debezium-json.schema-include' = 'true')",
+    )
+    .unwrap();
+    let mut encoder: KjsonHandle = 0;
+    // SAFETY: as in open_decoder.
+    let status = unsafe { kjson_open_ddl(ddl.as_ptr(), std::ptr::null(), std::ptr::null(), &mut encoder) };
+    assert_eq!(status, KjsonStatus::Refused, "the sink side refuses schema-include");
+    let mut decoder: KjsonHandle = 0;
+    // SAFETY: as in open_decoder.
+    let status = unsafe { kjson_decoder_open_ddl(ddl.as_ptr(), std::ptr::null(), std::ptr::null(), &mut decoder) };
+    assert_eq!(status, KjsonStatus::Ok, "{}", error(0));
+    let values = Side::of(&[Some(r#"{"schema":{},"payload":{"before":null,"after":{"id":1,"name":"a"},"op":"c"}}"#)]);
+    let rows = imported(decode(decoder, None, &values.slab()));
+    assert_eq!(column::<Int64Array>(&rows, "id"), Int64Array::from(vec![1]));
+    assert_eq!(column::<Int8Array>(&rows, "__row_kind"), Int8Array::from(vec![0]));
+    assert_eq!(kjson_decoder_close(decoder), KjsonStatus::Ok);
+}

@@ -54,12 +54,13 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_open<'local>(
         float_spelling: &float_spelling,
     };
     errors::guarded(&mut env, 0, |env| {
-        let (spec, compatibility) = super::open_spec(env, args)?;
-        Ok(insert(Decoder::open(spec, compatibility)?))
+        let (parts, compatibility) = super::open_parts(env, args)?;
+        Ok(insert(Decoder::open(SinkSpec::from_source_parts(&parts)?, compatibility)?))
     })
 }
 
-/// Opens a decoder from a `CREATE TABLE ... WITH (...)` statement.
+/// Opens a decoder from a `CREATE TABLE ... WITH (...)` statement, read as a source (the scan
+/// side's option rules).
 #[no_mangle]
 pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_openDdl<'local>(
     mut env: JNIEnv<'local>,
@@ -73,7 +74,7 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_openDdl<'local>(
         let flink_version = args::string(env, &flink_version, "flinkVersion")?;
         let float_spelling = args::string(env, &float_spelling, "floatSpelling")?;
         let compatibility = args::compatibility(&flink_version, &float_spelling)?;
-        Ok(insert(Decoder::open(SinkSpec::from_ddl(&ddl)?, compatibility)?))
+        Ok(insert(Decoder::open(SinkSpec::from_source_ddl(&ddl)?, compatibility)?))
     })
 }
 

@@ -38,13 +38,13 @@ struct OpenArgs<'a, 'local> {
 }
 
 fn open(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<jlong, BridgeError> {
-    let (spec, compatibility) = open_spec(env, a)?;
-    let encoder = Encoder::open(spec, compatibility)?;
+    let (parts, compatibility) = open_parts(env, a)?;
+    let encoder = Encoder::open(SinkSpec::from_parts(&parts)?, compatibility)?;
     Ok(registry::registry().insert(registry::Session { encoder, batch_type: None }))
 }
 
 /// The table and the compatibility of an open from parts (the encoder's and the decoder's).
-fn open_spec(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<(SinkSpec, Compatibility), BridgeError> {
+fn open_parts(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<(SinkParts, Compatibility), BridgeError> {
     let mut parts = SinkParts::default();
     parts.table_name = args::string(env, a.table_name, "tableName")?;
     parts.field_names = args::strings(env, a.field_names, "fieldNames")?;
@@ -54,7 +54,7 @@ fn open_spec(env: &mut JNIEnv<'_>, a: OpenArgs<'_, '_>) -> Result<(SinkSpec, Com
     let flink_version = args::string(env, a.flink_version, "flinkVersion")?;
     let float_spelling = args::string(env, a.float_spelling, "floatSpelling")?;
     let compatibility = args::compatibility(&flink_version, &float_spelling)?;
-    Ok((SinkSpec::from_parts(&parts)?, compatibility))
+    Ok((parts, compatibility))
 }
 
 thread_local! {
