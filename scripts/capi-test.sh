@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The C ABI (crate capi/, libkjson_c): checks that capi/include/kjson.h is what cbindgen writes
-# from capi/src, runs the crate's Rust tests, compiles capi/tests/c/kjson_test.c with the system
-# C compiler against the shared and the static library and runs both, checks that the header
-# compiles as C++, and runs the shared build under valgrind when it is installed.
+# from capi/src, runs the crate's Rust tests, compiles capi/tests/c/kjson_test.c (the encoder, and
+# the decoder reading its records back) with the system C compiler against the shared and the
+# static library and runs both, checks that the header compiles as C++, and runs the shared build
+# under valgrind when it is installed (a decoded batch the program fails to release is a leak).
 #   scripts/capi-test.sh [--update-header]
 # Needs cc / c++; installs cbindgen when it is missing. CC, CXX override the compilers.
 set -euo pipefail
