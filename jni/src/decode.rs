@@ -106,7 +106,7 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_exportSchema<'loca
 ) {
     errors::guarded(&mut env, (), |_| {
         let out = export::check_out(schema_address, "arrowSchemaAddress")?;
-        let fields = with_decoder(handle, |decoder| Ok(export::output_fields(&decoder.schema())))?;
+        let fields = with_decoder(handle, |decoder| export::output_fields(&decoder.schema()))?;
         export::write_schema(fields, out)
     })
 }

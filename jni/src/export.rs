@@ -7,26 +7,16 @@
 //! struct that still holds an unreleased export is refused rather than overwritten (that would
 //! leak it). Nothing is written before everything that can fail has succeeded: an error leaves
 //! the caller's structs as they were, and drops (releases) the Rust export.
-use std::sync::Arc;
-
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_array::{Array, ArrayRef, Int32Array, Int8Array, RecordBatch, StructArray};
-use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
+use arrow_array::{Array, RecordBatch, StructArray};
+use arrow_schema::{DataType as ArrowType, Fields, Schema};
 use kjson_arrow::DecodedBatch;
 
 use super::BridgeError;
 
-/// The extra columns after the table's physical columns: the row's Flink RowKind byte and the
-/// index of the record it came from (the layout of `kjson decode`'s output file).
-pub const ROW_KIND_COLUMN: &str = "__row_kind";
-pub const RECORD_COLUMN: &str = "__record";
-
 /// The exported struct's fields: the decoder's physical columns, then the two extra columns.
-pub fn output_fields(physical: &Schema) -> Fields {
-    let mut fields: Vec<Arc<Field>> = physical.fields().iter().cloned().collect();
-    fields.push(Arc::new(Field::new(ROW_KIND_COLUMN, ArrowType::Int8, false)));
-    fields.push(Arc::new(Field::new(RECORD_COLUMN, ArrowType::Int32, false)));
-    fields.into()
+pub fn output_fields(physical: &Schema) -> Result<Fields, BridgeError> {
+    Ok(kjson_runtime::decode::with_extra_fields(physical)?.fields().clone())
 }
 
 /// A decoded batch as one C Data struct array, not yet handed to Java.
@@ -45,18 +35,8 @@ impl Exported {
                 message: format!("a decoded batch of {rows} rows is too large for one JNI handoff; split the fetch"),
             })
         })?;
-        let records = decoded
-            .records
-            .iter()
-            .map(|&r| i32::try_from(r))
-            .collect::<Result<Vec<i32>, _>>()
-            .map_err(|_| BridgeError::Argument("a record index does not fit an int".into()))?;
-        let mut columns: Vec<ArrayRef> = batch.columns().to_vec();
-        columns.push(Arc::new(Int8Array::from(decoded.row_kinds.clone())));
-        columns.push(Arc::new(Int32Array::from(records)));
-        let fields = output_fields(&batch.schema());
-        let array = StructArray::try_new_with_length(fields, columns, None, rows)
-            .map_err(|e| BridgeError::Panic(format!("decoded columns do not form a struct: {e}")))?;
+        let batch = decoded.with_extra_columns(0)?;
+        let array = StructArray::from(batch);
         Ok(Exported { array: FFI_ArrowArray::new(&array.to_data()), rows: rows_i32 })
     }
 
@@ -161,8 +141,11 @@ mod tests {
         let exported = Exported::of(&decoded()).unwrap();
         assert_eq!(exported.rows(), 3);
         exported.write_array(check_out(addr(&mut array), "array").unwrap());
-        write_schema(output_fields(&decoded().batch.schema()), check_out(addr(&mut schema), "schema").unwrap())
-            .unwrap();
+        write_schema(
+            output_fields(&decoded().batch.schema()).unwrap(),
+            check_out(addr(&mut schema), "schema").unwrap(),
+        )
+        .unwrap();
         // A live struct is refused rather than overwritten.
         let again = check_out::<FFI_ArrowArray>(addr(&mut array), "array");
         assert!(matches!(again, Err(BridgeError::Argument(m)) if m.contains("unreleased")));

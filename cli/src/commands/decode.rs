@@ -4,20 +4,15 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Int32Array, Int8Array, RecordBatch};
 use arrow_ipc::writer::FileWriter;
-use arrow_schema::{DataType, Field, Schema};
 use clap::Args;
 use kjson_arrow::runtime::decode::{DecodedBatch, Decoder, OnError, RecordSide};
 
 use crate::commands::common::{load_source_spec, CompatibilityArgs, PendingFile};
 use crate::progress::Progress;
 
-/// Extra output columns: the row's RowKind and the index of the record it came from.
-pub const ROW_KIND_COLUMN: &str = "__row_kind";
-pub const RECORD_COLUMN: &str = "__record";
+pub use kjson_arrow::runtime::decode::{RECORD_COLUMN, ROW_KIND_COLUMN};
 
 #[derive(Args, Debug)]
 pub struct DecodeArgs {
@@ -77,7 +72,7 @@ fn decode_into(args: &DecodeArgs, out: &PendingFile, errors_out: Option<&Pending
         decoder.set_on_error(OnError::Collect);
     }
     let input = read_input(args)?;
-    let schema = output_schema(&decoder);
+    let schema = decoder.output_schema().map_err(|e| e.to_string())?;
     let file = File::create(&out.temp).map_err(|e| format!("cannot create {}: {e}", out.target.display()))?;
     let mut writer = FileWriter::try_new(BufWriter::new(file), &schema).map_err(|e| e.to_string())?;
     let mut error_lines = String::new();
@@ -98,7 +93,7 @@ fn decode_into(args: &DecodeArgs, out: &PendingFile, errors_out: Option<&Pending
         }
         failed += decoded.errors.len();
         rows += decoded.batch.num_rows();
-        let batch = with_extra_columns(&schema, decoded, start)?;
+        let batch = decoded.with_extra_columns(start).map_err(|e| e.to_string())?;
         writer.write(&batch).map_err(|e| format!("writing {}: {e}", args.out.display()))?;
         progress.update(end);
     }
@@ -136,22 +131,6 @@ fn decode_chunk(decoder: &mut Decoder, input: &RecordsFile, range: Range<usize>)
         }
         other => other.to_string(),
     })
-}
-
-fn output_schema(decoder: &Decoder) -> Arc<Schema> {
-    let mut fields: Vec<Field> = decoder.schema().fields().iter().map(|f| f.as_ref().clone()).collect();
-    fields.push(Field::new(ROW_KIND_COLUMN, DataType::Int8, false));
-    fields.push(Field::new(RECORD_COLUMN, DataType::Int32, false));
-    Arc::new(Schema::new(fields))
-}
-
-fn with_extra_columns(schema: &Arc<Schema>, decoded: DecodedBatch, first_record: usize) -> Result<RecordBatch, String> {
-    let mut columns: Vec<ArrayRef> = decoded.batch.columns().to_vec();
-    columns.push(Arc::new(Int8Array::from(decoded.row_kinds)));
-    columns.push(Arc::new(Int32Array::from_iter_values(
-        decoded.records.iter().map(|&r| (first_record + r as usize) as i32),
-    )));
-    RecordBatch::try_new(schema.clone(), columns).map_err(|e| e.to_string())
 }
 
 fn read_input(args: &DecodeArgs) -> Result<RecordsFile, String> {

@@ -68,6 +68,8 @@ pub(crate) struct Lexer<'a> {
     pending_gap: bool,
     /// A number or literal already read with its field name, handed out by the next call.
     stashed: Option<Token>,
+    /// The end of the input was handed out (as no token) once.
+    ended: bool,
 }
 
 pub(crate) type LexResult<T> = Result<T, String>;
@@ -86,6 +88,7 @@ impl<'a> Lexer<'a> {
             pending_string: None,
             pending_gap: false,
             stashed: None,
+            ended: false,
         }
     }
 
@@ -167,7 +170,10 @@ impl<'a> Lexer<'a> {
         let scope = *self.scopes.last().expect("root scope");
         let byte = match self.skip_space()? {
             Some(byte) => byte,
-            None if scope == Scope::Root => return Ok(None),
+            // The end once; asked again, an error, so that no loop of a converter that lost
+            // its place (after errors under ignore-parse-errors) can spin at the end.
+            None if scope == Scope::Root && !std::mem::replace(&mut self.ended, true) => return Ok(None),
+            None if scope == Scope::Root => return Err("Unexpected end-of-input".to_string()),
             None => return Err(self.eof_in(scope)),
         };
         match scope {
@@ -657,6 +663,16 @@ mod tests {
             [lexer.next(), lexer.next(), lexer.next()],
             [Ok(Some(FieldName)), Ok(Some(Int)), Ok(Some(EndObject))]
         );
+    }
+
+    #[test]
+    fn the_end_is_handed_out_once() {
+        let mut lexer = Lexer::new(b"{}", Limits::NONE);
+        assert_eq!(
+            [lexer.next(), lexer.next(), lexer.next()],
+            [Ok(Some(Token::StartObject)), Ok(Some(Token::EndObject)), Ok(None)]
+        );
+        assert!(lexer.next().is_err());
     }
 
     #[test]

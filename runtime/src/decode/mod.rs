@@ -20,9 +20,19 @@ mod temporal;
 mod tree;
 mod value;
 
-use arrow_array::RecordBatch;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Int32Array, Int8Array, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 pub use assemble::Decoder;
+
+impl Decoder {
+    /// [`Decoder::schema`] with the two columns the edges add: refused when a column clashes.
+    pub fn output_schema(&self) -> Result<SchemaRef> {
+        with_extra_fields(&self.schema())
+    }
+}
 
 use crate::error::{KjsonError, Result};
 use crate::options::{Compatibility, FlinkVersion, FloatSpelling, JsonOptions, TimestampFormat};
@@ -76,6 +86,48 @@ pub struct DecodedBatch {
     pub records: Vec<u32>,
     /// Under [`OnError::Collect`], the records that failed, in order; none otherwise.
     pub errors: Vec<KjsonError>,
+}
+
+/// The columns the edges (CLI, JNI, C) add after the physical ones: the row's RowKind byte
+/// (Int8) and the index of the record it came from (Int32).
+pub const ROW_KIND_COLUMN: &str = "__row_kind";
+pub const RECORD_COLUMN: &str = "__record";
+
+/// The physical columns of `physical` followed by [`ROW_KIND_COLUMN`] and [`RECORD_COLUMN`]; a
+/// table column of either name is refused.
+pub fn with_extra_fields(physical: &Schema) -> Result<SchemaRef> {
+    if let Some(clash) =
+        physical.fields().iter().find(|f| [ROW_KIND_COLUMN, RECORD_COLUMN].contains(&f.name().as_str()))
+    {
+        return Err(KjsonError::schema(format!(
+            "column `{}` has the name of a column the decoder adds; rename it",
+            clash.name()
+        )));
+    }
+    let mut fields: Vec<Arc<Field>> = physical.fields().iter().cloned().collect();
+    fields.push(Arc::new(Field::new(ROW_KIND_COLUMN, DataType::Int8, false)));
+    fields.push(Arc::new(Field::new(RECORD_COLUMN, DataType::Int32, false)));
+    Ok(Arc::new(Schema::new(fields)))
+}
+
+impl DecodedBatch {
+    /// The batch with the row kinds and record indices as two more columns (see
+    /// [`with_extra_fields`]); record indices are offset by `first_record`.
+    pub fn with_extra_columns(&self, first_record: usize) -> Result<RecordBatch> {
+        let schema = with_extra_fields(&self.batch.schema())?;
+        let records = self
+            .records
+            .iter()
+            .map(|&r| i32::try_from(first_record + r as usize))
+            .collect::<std::result::Result<Vec<i32>, _>>()
+            .map_err(|_| KjsonError::Limit { message: "a record index does not fit an Int32".into() })?;
+        let mut columns: Vec<ArrayRef> = self.batch.columns().to_vec();
+        columns.push(Arc::new(Int8Array::from(self.row_kinds.clone())));
+        columns.push(Arc::new(Int32Array::from(records)));
+        let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(self.batch.num_rows()));
+        RecordBatch::try_new_with_options(schema, columns, &options)
+            .map_err(|e| KjsonError::schema(format!("internal: decoded columns do not form a batch: {e}")))
+    }
 }
 
 /// What a record that Flink's deserializer would throw on does to the batch.
