@@ -106,10 +106,13 @@ pub fn write_schema(fields: Fields, address: OutAddress<FFI_ArrowSchema>) -> Res
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
 
     use super::*;
     use arrow_array::ffi::from_ffi;
-    use arrow_array::StringArray;
+    use arrow_array::{ArrayRef, Int32Array, Int8Array, StringArray};
+    use arrow_schema::Field;
+    use kjson_runtime::decode::{RECORD_COLUMN, ROW_KIND_COLUMN};
 
     fn decoded() -> DecodedBatch {
         let schema = Arc::new(Schema::new(vec![Field::new("s", ArrowType::Utf8, true)]));
