@@ -61,10 +61,13 @@ fn first_record_difference(names: &[&str], column: usize, expected: &[Vec<String
     };
     let (expected, actual) = (group(expected), group(actual));
     let records: std::collections::BTreeSet<i64> = expected.keys().chain(actual.keys()).copied().collect();
-    let Some(record) = records.into_iter().find(|r| expected.get(r) != actual.get(r)) else {
+    let differing: Vec<i64> = records.into_iter().filter(|r| expected.get(r) != actual.get(r)).collect();
+    let Some(&record) = differing.first() else {
         return String::new();
     };
-    let mut report = format!("; first differing record: {record}");
+    let listed: Vec<String> = differing.iter().take(50).map(i64::to_string).collect();
+    let mut report =
+        format!("; {} differing records: [{}]; first differing record: {record}", differing.len(), listed.join(", "));
     report.push_str(&show_rows(names, "expected", expected.get(&record).map_or(&[][..], |v| v)));
     report.push_str(&show_rows(names, "actual", actual.get(&record).map_or(&[][..], |v| v)));
     report
