@@ -15,15 +15,14 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CASES="$ROOT/tests/parity/decode-cases"
 ORACLE_TARGET="$ROOT/jvm/parity-oracle/target"
-JDK17_JAVA="${JDK17_JAVA:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}"
-JDK25_JAVA="${JDK25_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
+source "$ROOT/scripts/lib/common.sh"   # JDK17_JAVA, JDK25_JAVA
 KJSON_BIN="${KJSON_BIN:-}"
 KJSON_RUNNER="${KJSON_RUNNER:-}"
 
 seed=""
 records=300
 only=""
-lines="1.20 2.2 2.3"
+lines="$FLINK_LINES"
 jdks="17 25"
 out=""
 oracle_only=0
@@ -83,7 +82,8 @@ run_oracle() {
   if [[ "$jdk" -ge 24 ]]; then
     opens+=(--sun-misc-unsafe-memory-access=allow)
   fi
-  local cp="$ORACLE_TARGET/parity-oracle.jar:$(cat "$ORACLE_TARGET/classpath-oracle.txt"):$(cat "$ORACLE_TARGET/classpath-flink-$line.txt")"
+  local cp
+  cp="$ORACLE_TARGET/parity-oracle.jar:$(cat "$ORACLE_TARGET/classpath-oracle.txt"):$(cat "$ORACLE_TARGET/classpath-flink-$line.txt")"
   local args=(--cases "$CASES" --out "$out/$line-jdk$jdk" --seed "$seed" --records "$records" --line "$line")
   [[ -n "$only" ]] && args+=(--only "$only")
   "$java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Duser.timezone=UTC "${opens[@]}" -cp "$cp" \

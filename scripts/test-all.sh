@@ -29,6 +29,8 @@ stage lint scripts/lint.sh
 stage rust-tests cargo test --release --workspace
 stage float-parity scripts/float-parity.sh
 stage flink-parity scripts/parity.sh
+# The read side: Flink's deserializers judge kjson decode (a fixed seed: see tests/parity/README.md).
+stage decode-parity scripts/decode-parity.sh --seed "${KJSON_DECODE_SEED:-10}" --records 500
 # Flink 2.2: the Java API (JNI, parity) and the SQL connectors, exactly-once on a KRaft broker.
 stage jvm-flink-2.2 mvn -q -f jvm/pom.xml -pl kjson-flink,kjson-flink-sql -am verify
 # JDK 25: the RowData paths (reproductions, differential test, parity) again on the newer JDK,

@@ -1,4 +1,5 @@
 -- purpose: debezium-json with schema-include = true: the envelope is inside {"schema":...,"payload":...}; a json key with prefix
+-- known-differences: 2 (Jackson's name cache: a short field name with an invalid UTF-8 byte can read as a name seen in an earlier record of the JVM; kjson refuses that record)
 CREATE TABLE cdc_debezium_schema_include (
   k_id INT,
   name STRING,

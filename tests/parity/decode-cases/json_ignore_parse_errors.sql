@@ -1,4 +1,5 @@
 -- purpose: json.ignore-parse-errors = true: bad fields become null, unparsable messages are dropped
+-- known-differences: 3 (after a Jackson error inside a value under ignore-parse-errors, Flink's converters and kjson's can lose their place differently in hostile messages: nesting past 1000, numbers past 1000 digits)
 CREATE TABLE json_ignore_parse_errors (
   b BOOLEAN,
   i INT,
