@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray};
+use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{RecordBatch, RecordBatchOptions, StructArray};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType as ArrowType, Schema};
@@ -43,6 +43,32 @@ pub unsafe fn import_batch(array: FFI_ArrowArray, data_type: ArrowType) -> Resul
     let data = null_views::zero_null_views(data).map_err(|e| ImportError(format!("invalid Arrow batch: {e}")))?;
     data.validate_full().map_err(|e| ImportError(format!("invalid Arrow batch: {e}")))?;
     batch_from_struct(data)
+}
+
+/// [`import_batch`] from raw C Data pointers, for an engine whose Arrow is not kjson's: `array`
+/// and `schema` point to an `ArrowArray` and an `ArrowSchema` (a struct `"+s"` of the batch's
+/// columns) that any Arrow implementation exported. The array is moved out (the caller's struct
+/// is left released); the schema is only read, and the caller still releases it.
+///
+/// # Safety
+/// Both pointers are valid, aligned and point to initialized C Data structs; the array is not
+/// released yet and its producer keeps its buffers alive until its `release` callback runs.
+pub unsafe fn import_c_data(
+    array: *mut std::ffi::c_void,
+    schema: *const std::ffi::c_void,
+) -> Result<RecordBatch, ImportError> {
+    if array.is_null() || schema.is_null() {
+        return Err(ImportError("a C Data pointer is null".into()));
+    }
+    // SAFETY: the caller guarantees an initialized `ArrowSchema`; it is only borrowed here.
+    let schema = unsafe { &*(schema as *const FFI_ArrowSchema) };
+    let data_type =
+        ArrowType::try_from(schema).map_err(|e| ImportError(format!("cannot read the Arrow schema: {e}")))?;
+    // SAFETY: the caller guarantees an unreleased `ArrowArray`; `from_raw` moves it out and
+    // marks the caller's struct released, so it is released exactly once, by kjson.
+    let array = unsafe { FFI_ArrowArray::from_raw(array as *mut FFI_ArrowArray) };
+    // SAFETY: the array and its type come from the caller's export, per this function's contract.
+    unsafe { import_batch(array, data_type) }
 }
 
 fn batch_from_struct(data: ArrayData) -> Result<RecordBatch, ImportError> {
