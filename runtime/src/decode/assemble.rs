@@ -84,12 +84,12 @@ impl Decoder {
                 (Some(keys), Some(_)) => keys.record(index)?,
                 _ => None,
             };
-            match self.record_rows(key, values.record(index)?) {
-                Ok(found) => {
-                    records.extend(std::iter::repeat_n(index as u32, found.len()));
-                    rows.extend(found);
-                }
+            let before = rows.len();
+            match self.record_rows(key, values.record(index)?, &mut rows) {
+                Ok(()) => records.extend(std::iter::repeat_n(index as u32, rows.len() - before)),
                 Err(message) => {
+                    // A record that fails leaves no row.
+                    rows.truncate(before);
                     let error = KjsonError::Record { record: index, message };
                     match self.on_error {
                         OnError::Fail => return Err(error),
@@ -105,22 +105,27 @@ impl Decoder {
 
     /// The rows of one record. Flink's value format calls the projection for each row it reads,
     /// inside its own error handling: a failure there is swallowed under `ignore-parse-errors`.
-    fn record_rows(&self, key: Option<&[u8]>, value: Option<&[u8]>) -> std::result::Result<Vec<Row>, String> {
+    fn record_rows(
+        &self,
+        key: Option<&[u8]>,
+        value: Option<&[u8]>,
+        out: &mut Vec<Row>,
+    ) -> std::result::Result<(), String> {
         let key_rows = match &self.key {
             Some(reader) => {
                 let mut rows = Vec::new();
-                read_message(reader, key, &mut |row| Ok(rows.push(row.map(|(_, values)| values))))?;
+                read_message(reader, key, &mut |row| {
+                    rows.push(row.map(|(_, values)| values));
+                    Ok(())
+                })?;
                 rows
             }
             None => Vec::new(),
         };
-        let mut out = Vec::new();
         if value.is_none() && self.spec.is_upsert() {
-            self.join(&key_rows, None, &mut out).map_err(Failure::into_message)?;
-            return Ok(out);
+            return self.join(&key_rows, None, out).map_err(Failure::into_message);
         }
-        read_message(&self.value, value, &mut |value_row| self.join(&key_rows, value_row, &mut out))?;
-        Ok(out)
+        read_message(&self.value, value, &mut |value_row| self.join(&key_rows, value_row, out))
     }
 
     /// The table rows of one value row (`None`: a null row, a DELETE in upsert mode) with every
@@ -139,33 +144,39 @@ impl Decoder {
             (None, false) if self.key.is_none() && !self.has_metadata => return Err(Failure::Fatal(NULL_ROW.into())),
             (None, false) => return Err(Failure::Format(NULL_ROW.into())),
         };
-        let arity = self.spec.columns.len();
-        let make = |key_row: Option<&Vec<Value>>| {
-            let mut values = vec![Value::Null; arity];
-            if let (Some(reader), Some(key_row)) = (&self.key, key_row) {
-                for (&at, v) in reader.projection.iter().zip(key_row) {
-                    values[at] = v.clone();
-                }
-            }
-            if let Some((_, value_row)) = &value_row {
-                for (&at, v) in self.value.projection.iter().zip(value_row) {
-                    values[at] = v.clone();
-                }
-            }
-            Row { kind, values }
-        };
-
+        let mut value_row = value_row.map(|(_, values)| values);
         match &self.key {
             // With key fields, one row per key row: a record whose key gives none gives no row.
             Some(reader) if !reader.projection.is_empty() => {
-                for key_row in key_rows {
+                for (i, key_row) in key_rows.iter().enumerate() {
                     let key_row = key_row.as_ref().ok_or_else(|| Failure::Format(NULL_KEY_ROW.into()))?;
-                    out.push(make(Some(key_row)));
+                    // The last key row takes the value row; the others copy it.
+                    let values = match i + 1 == key_rows.len() {
+                        true => value_row.take(),
+                        false => value_row.clone(),
+                    };
+                    out.push(self.make_row(kind, Some(key_row), values));
                 }
             }
-            _ => out.push(make(None)),
+            _ => out.push(self.make_row(kind, None, value_row)),
         }
         Ok(())
+    }
+
+    /// One table row: the key row's fields, then the value row's over them.
+    fn make_row(&self, kind: i8, key_row: Option<&Vec<Value>>, value_row: Option<Vec<Value>>) -> Row {
+        let mut values = vec![Value::Null; self.spec.columns.len()];
+        if let (Some(reader), Some(key_row)) = (&self.key, key_row) {
+            for (&at, v) in reader.projection.iter().zip(key_row) {
+                values[at] = v.clone();
+            }
+        }
+        if let Some(value_row) = value_row {
+            for (&at, v) in self.value.projection.iter().zip(value_row) {
+                values[at] = v;
+            }
+        }
+        Row { kind, values }
     }
 
     fn batch(&self, rows: &[Row]) -> Result<RecordBatch> {
@@ -214,6 +225,7 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
     let settings = DecodeSettings::new(options, compatibility, has_decimal);
     let envelope = cdc::envelope_fields(side.format, options.schema_include, &fields);
     Ok(SideReader {
+        row_type: DataType::nullable(LogicalType::Row(fields.clone())),
         fields,
         projection: side.projection.clone(),
         settings,

@@ -70,8 +70,11 @@ pub(crate) fn read_changelog(reader: &SideReader, message: &[u8], emit: &mut Emi
 /// The envelope through the single-row call: exactly one row, or the message fails.
 fn single_envelope(reader: &SideReader, message: &[u8]) -> Result<Vec<Value>, Failure> {
     let mut envelopes = Vec::new();
-    tree_rows(reader, &reader.envelope, message, &mut |row| Ok(envelopes.push(row.map(|(_, values)| values))))
-        .map_err(|failure| Failure::Format(failure.into_message()))?;
+    tree_rows(reader, &reader.envelope, message, &mut |row| {
+        envelopes.push(row.map(|(_, values)| values));
+        Ok(())
+    })
+    .map_err(|failure| Failure::Format(failure.into_message()))?;
     if envelopes.len() > 1 {
         return Err(Failure::Format(
             "Please invoke DeserializationSchema#deserialize(byte[], Collector<RowData>) instead.".into(),

@@ -3,7 +3,7 @@
 //! parser, so a field that fails under `ignore-parse-errors` leaves the lexer where Flink's
 //! would be.
 use super::java::{self, BigDecimal};
-use super::lexer::{Lexer, Token};
+use super::lexer::{Lexer, Text, Token};
 use super::temporal;
 use super::tree;
 use super::value::Value;
@@ -30,7 +30,7 @@ fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettin
         LogicalType::Boolean => Value::Bool(match token {
             Token::True => true,
             Token::False => false,
-            _ => java::ascii(java::trim(&lexer.text()?)).is_some_and(|t| t.eq_ignore_ascii_case("true")),
+            _ => lexer.text_ref()?.trim().ascii().is_some_and(|t| t.eq_ignore_ascii_case("true")),
         }),
         LogicalType::TinyInt => Value::Int(integer(lexer, token, i8::MIN.into(), i8::MAX.into(), false)?),
         LogicalType::SmallInt => Value::Int(integer(lexer, token, i16::MIN.into(), i16::MAX.into(), false)?),
@@ -40,19 +40,19 @@ fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettin
         LogicalType::BigInt | LogicalType::Interval { .. } => {
             Value::Int(integer(lexer, token, i64::MIN.into(), i64::MAX.into(), true)?)
         }
-        LogicalType::Float => Value::Float(java::parse_float(&lexer.text()?)?),
-        LogicalType::Double => Value::Double(java::parse_double(&lexer.text()?)?),
+        LogicalType::Float => Value::Float(floating(lexer.text_ref()?, java::float_text)?),
+        LogicalType::Double => Value::Double(floating(lexer.text_ref()?, java::double_text)?),
         LogicalType::Decimal { precision, scale } => decimal(lexer, token, *precision, *scale)?,
         LogicalType::Char { .. } | LogicalType::VarChar { .. } => Value::Text(string(lexer, token, settings)?),
         LogicalType::Binary { .. } | LogicalType::VarBinary { .. } => Value::Bytes(binary(lexer)?),
         LogicalType::Date => {
-            let text = lexer.text()?;
-            let text = java::ascii(&text).ok_or_else(|| parse_error(&text))?;
+            let text = lexer.text_ref()?;
+            let text = text.ascii().ok_or_else(|| parse_error(text))?;
             Value::Date(temporal::parse_date(&text).ok_or_else(|| parse_error_str(&text))? as i32)
         }
         LogicalType::Time { .. } => {
-            let text = lexer.text()?;
-            let text = java::ascii(&text).ok_or_else(|| parse_error(&text))?;
+            let text = lexer.text_ref()?;
+            let text = text.ascii().ok_or_else(|| parse_error(text))?;
             let nanos = temporal::parse_sql_time(&text).ok_or_else(|| parse_error_str(&text))?;
             let millis = match settings.time_keeps_fraction {
                 true => nanos / 1_000_000,
@@ -73,40 +73,62 @@ fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettin
 /// `getIntValue`/`getLongValue` on number tokens (floats truncated when `floats`), else
 /// `parseInt(text.trim())`; TINYINT and SMALLINT are range-checked.
 fn integer(lexer: &mut Lexer, token: Token, min: i128, max: i128, floats: bool) -> Result<i64, String> {
-    let text = lexer.text()?;
+    let text = lexer.text_ref()?;
     match token {
         Token::Int => {
-            let value: i128 = java::ascii(&text).and_then(|t| t.parse().ok()).unwrap_or(i128::MAX);
+            let value = int_value(text).unwrap_or(i128::MAX);
             if value < min || value > max {
-                return Err(format!("Numeric value ({}) out of range", String::from_utf16_lossy(&text)));
+                return Err(format!("Numeric value ({}) out of range", text.lossy()));
             }
             Ok(value as i64)
         }
         Token::Float if floats => {
-            let value = java::parse_double(&text)?;
+            let value = floating(text, java::double_text)?;
             if value < min as f64 || value > max as f64 || value.is_nan() {
-                return Err(format!("Numeric value ({}) out of range", String::from_utf16_lossy(&text)));
+                return Err(format!("Numeric value ({}) out of range", text.lossy()));
             }
             Ok(value as i64)
         }
-        _ => Ok(java::parse_integer(java::trim(&text), min, max)? as i64),
+        _ => Ok(java::parse_integer(&text.trim().to_units(), min, max)? as i64),
     }
 }
 
+/// An integer token's value straight from its bytes (a sign and digits); `None` past i128.
+fn int_value(text: Text) -> Option<i128> {
+    let raw = match text {
+        Text::Utf8(raw) => raw,
+        Text::Units(units) => return java::ascii(units)?.parse().ok(),
+    };
+    let (negative, digits) = match raw.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, raw),
+    };
+    if digits.len() > 38 || digits.is_empty() {
+        return std::str::from_utf8(raw).ok()?.parse().ok();
+    }
+    let magnitude = digits.iter().fold(0i128, |acc, &d| acc * 10 + i128::from(d - b'0'));
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// `Double.parseDouble` / `Float.parseFloat` of a token's text (trimmed, ASCII only).
+fn floating<T>(text: Text, parse: fn(&str) -> Option<T>) -> Result<T, String> {
+    text.trim().ascii().and_then(|t| parse(&t)).ok_or_else(|| java::number_format_text(&text.lossy()))
+}
+
 fn decimal(lexer: &mut Lexer, token: Token, precision: u8, scale: u8) -> Converted {
-    let text = lexer.text()?;
+    let text = lexer.text_ref()?;
     let text = match token {
-        Token::String => java::trim(&text).to_vec(),
+        Token::String => text.trim(),
         _ => text,
     };
-    let parsed = java::ascii(&text).and_then(|t| BigDecimal::parse(&t)).ok_or_else(|| parse_error(&text))?;
+    let parsed = text.ascii().and_then(|t| BigDecimal::parse(&t)).ok_or_else(|| parse_error(text))?;
     Ok(parsed.to_unscaled(precision, scale).map_or(Value::Null, Value::Decimal))
 }
 
 fn string(lexer: &mut Lexer, token: Token, settings: &DecodeSettings) -> Result<Vec<u8>, String> {
     match token {
         Token::StartObject | Token::StartArray => Ok(java::to_utf8(&tree::read_as_text(lexer, settings)?)),
-        _ => Ok(java::to_utf8(&lexer.text()?)),
+        _ => Ok(lexer.text_ref()?.to_utf8()),
     }
 }
 
@@ -115,9 +137,9 @@ fn binary(lexer: &mut Lexer) -> Result<Vec<u8>, String> {
 }
 
 fn timestamp(lexer: &mut Lexer, settings: &DecodeSettings, ltz: bool) -> Converted {
-    let units = lexer.text()?;
-    let text = java::ascii(&units).ok_or_else(|| parse_error(&units))?;
-    let parsed = temporal::parse_timestamp(&text, settings.iso_timestamps, ltz).ok_or_else(|| parse_error(&units))?;
+    let units = lexer.text_ref()?;
+    let text = units.ascii().ok_or_else(|| parse_error(units))?;
+    let parsed = temporal::parse_timestamp(&text, settings.iso_timestamps, ltz).ok_or_else(|| parse_error(units))?;
     Ok(Value::Timestamp { millis: parsed.epoch_millis(), nano_of_milli: parsed.nano_of_milli() })
 }
 
@@ -166,13 +188,11 @@ pub(crate) fn row(lexer: &mut Lexer, fields: &[RowField], settings: &DecodeSetti
             continue;
         }
         // No current token (after a nesting-depth error) is a null name, which matches nothing.
-        let name = match lexer.current() {
-            Some(_) => Some(lexer.text()?),
+        let matched = match lexer.current() {
+            Some(_) => field_index(fields, lexer.text_ref()?),
             None => None,
         };
         lexer.next()?;
-        let matched =
-            name.as_ref().and_then(|n| fields.iter().position(|f| f.name.encode_utf16().eq(n.iter().copied())));
         match matched {
             Some(index) => {
                 values[index] = convert(lexer, &fields[index].data_type, settings)
@@ -189,14 +209,23 @@ pub(crate) fn row(lexer: &mut Lexer, fields: &[RowField], settings: &DecodeSetti
     Ok(Value::Row(values))
 }
 
+/// The field a name is, compared as bytes when the name is its UTF-8 (no escape), else as
+/// UTF-16 units (a lone surrogate matches no field name).
+fn field_index(fields: &[RowField], name: Text) -> Option<usize> {
+    match name {
+        Text::Utf8(bytes) => fields.iter().position(|f| f.name.as_bytes() == bytes),
+        Text::Units(units) => fields.iter().position(|f| f.name.encode_utf16().eq(units.iter().copied())),
+    }
+}
+
 fn skip_to_next_field(lexer: &mut Lexer) -> Result<(), String> {
     lexer.skip_children()?;
     lexer.next()?;
     Ok(())
 }
 
-fn parse_error(units: &[u16]) -> String {
-    format!("Text '{}' could not be parsed", String::from_utf16_lossy(units))
+fn parse_error(text: Text) -> String {
+    format!("Text '{}' could not be parsed", text.lossy())
 }
 
 fn parse_error_str(text: &str) -> String {

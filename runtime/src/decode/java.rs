@@ -1,5 +1,6 @@
 //! The Java library calls Flink's converters make on a token's text, with Java's results:
 //! `String.trim`, `Integer.parseInt`, `Double.parseDouble`, `new BigDecimal`, `getBytes(UTF_8)`.
+use std::borrow::Cow;
 
 /// Java's `String.trim()`: strips code units up to U+0020 at both ends.
 pub(crate) fn trim(units: &[u16]) -> &[u16] {
@@ -49,29 +50,44 @@ pub(crate) fn parse_integer(units: &[u16], min: i128, max: i128) -> Result<i128,
 }
 
 fn number_format(units: &[u16]) -> String {
-    format!("For input string: \"{}\"", String::from_utf16_lossy(units))
+    number_format_text(&String::from_utf16_lossy(units))
+}
+
+/// `NumberFormatException`'s message for `text`.
+pub(crate) fn number_format_text(text: &str) -> String {
+    format!("For input string: \"{text}\"")
 }
 
 /// `Double.parseDouble` after `trim`: Java's grammar (`NaN`, `Infinity`, signs, hex, `f`/`d`
 /// suffixes) with correct rounding.
 pub(crate) fn parse_double(units: &[u16]) -> Result<f64, String> {
     let text = ascii(trim(units)).ok_or_else(|| number_format(units))?;
-    java_float_text(&text).and_then(|t| parse_java_float(&t)).ok_or_else(|| number_format(units))
+    double_text(&text).ok_or_else(|| number_format(units))
+}
+
+/// `Double.parseDouble` of trimmed ASCII text.
+pub(crate) fn double_text(text: &str) -> Option<f64> {
+    java_float_text(text).and_then(|t| parse_java_float(&t))
+}
+
+/// `Float.parseFloat` of trimmed ASCII text.
+pub(crate) fn float_text(text: &str) -> Option<f32> {
+    java_float_text(text).and_then(|t| parse_java_f32(&t))
 }
 
 /// `Float.parseFloat`: rounded once, straight to `float`.
 pub(crate) fn parse_float(units: &[u16]) -> Result<f32, String> {
     let text = ascii(trim(units)).ok_or_else(|| number_format(units))?;
-    java_float_text(&text).and_then(|t| parse_java_f32(&t)).ok_or_else(|| number_format(units))
+    float_text(&text).ok_or_else(|| number_format(units))
 }
 
 /// Java's floating literal text normalized for Rust's parser: sign, then `NaN`, `Infinity` or
 /// digits with an optional exponent; a trailing `f F d D` is dropped. Hex floats are refused.
-fn java_float_text(text: &str) -> Option<String> {
+fn java_float_text(text: &str) -> Option<Cow<'_, str>> {
     let unsuffixed = text.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(text);
     let unsigned = unsuffixed.strip_prefix('+').unwrap_or(unsuffixed);
     if unsigned.trim_start_matches('-').starts_with("0x") || unsigned.trim_start_matches('-').starts_with("0X") {
-        return Some(unsigned.to_string());
+        return Some(Cow::Borrowed(unsigned));
     }
     let (sign, body) = match text.as_bytes().first() {
         Some(b'+') => ("", &text[1..]),
@@ -80,10 +96,10 @@ fn java_float_text(text: &str) -> Option<String> {
     };
     if body == "NaN" {
         // Java has one NaN, whatever the sign written.
-        return Some("NaN".to_string());
+        return Some(Cow::Borrowed("NaN"));
     }
     if body == "Infinity" {
-        return Some(format!("{sign}inf"));
+        return Some(Cow::Owned(format!("{sign}inf")));
     }
     let body = body.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(body);
     let (mantissa, exponent) = match body.find(['e', 'E']) {
@@ -101,7 +117,11 @@ fn java_float_text(text: &str) -> Option<String> {
             return None;
         }
     }
-    Some(format!("{sign}{body}"))
+    // Without a `+` or a suffix the text is already what Rust reads.
+    match sign.len() + body.len() == text.len() {
+        true => Some(Cow::Borrowed(text)),
+        false => Some(Cow::Owned(format!("{sign}{body}"))),
+    }
 }
 
 fn parse_java_float(text: &str) -> Option<f64> {

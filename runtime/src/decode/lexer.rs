@@ -57,8 +57,11 @@ pub(crate) struct Lexer<'a> {
     scopes: Vec<Scope>,
     limits: Limits,
     current: Option<Token>,
-    /// The text of the current name or string token (UTF-16 code units).
+    /// The text of the current name or string token (UTF-16 code units), unless `plain` holds it.
     text: Vec<u16>,
+    /// The byte span of the current name or string body when it is valid UTF-8 without escapes:
+    /// its text is those bytes, so nothing is decoded.
+    plain: Option<(usize, usize)>,
     /// The byte span of the current number or literal token.
     span: (usize, usize),
     /// Where the unread rest of the current string token starts (Jackson reads strings lazily:
@@ -84,6 +87,7 @@ impl<'a> Lexer<'a> {
             limits,
             current: None,
             text: Vec::new(),
+            plain: None,
             span: (0, 0),
             pending_string: None,
             pending_gap: false,
@@ -96,23 +100,36 @@ impl<'a> Lexer<'a> {
         self.current
     }
 
-    /// What Jackson's `getText()` returns for the current token, as UTF-16 code units. A string
-    /// is decoded here, as Jackson does it: a bad byte fails the call, leaves the lexer just
-    /// past it, and ends the string token.
+    /// What Jackson's `getText()` returns for the current token, as UTF-16 code units.
     pub(crate) fn text(&mut self) -> LexResult<Vec<u16>> {
+        Ok(self.text_ref()?.to_units())
+    }
+
+    /// What Jackson's `getText()` returns for the current token, borrowed. A string is decoded
+    /// here, as Jackson does it: a bad byte fails the call, leaves the lexer just past it, and
+    /// ends the string token.
+    pub(crate) fn text_ref(&mut self) -> LexResult<Text<'_>> {
         if let (Some(Token::String), Some(start)) = (self.current, self.pending_string.take()) {
             self.pos = start;
             self.string(self.limits.max_string_length)?;
         }
         Ok(match self.current {
-            Some(Token::FieldName | Token::String) => self.text.clone(),
-            Some(Token::StartObject) => vec![u16::from(b'{')],
-            Some(Token::EndObject) => vec![u16::from(b'}')],
-            Some(Token::StartArray) => vec![u16::from(b'[')],
-            Some(Token::EndArray) => vec![u16::from(b']')],
-            Some(_) => self.raw().iter().map(|&b| u16::from(b)).collect(),
-            None => Vec::new(),
+            Some(Token::FieldName | Token::String) => self.string_text(),
+            Some(Token::StartObject) => Text::Utf8(b"{"),
+            Some(Token::EndObject) => Text::Utf8(b"}"),
+            Some(Token::StartArray) => Text::Utf8(b"["),
+            Some(Token::EndArray) => Text::Utf8(b"]"),
+            Some(_) => Text::Utf8(self.raw()),
+            None => Text::Utf8(b""),
         })
+    }
+
+    /// The text the last name or string read left.
+    fn string_text(&self) -> Text<'_> {
+        match self.plain {
+            Some((start, end)) => Text::Utf8(&self.input[start..end]),
+            None => Text::Units(&self.text),
+        }
     }
 
     /// Jackson's `getBinaryValue()` of the current string: base64 read from the raw bytes. A bad
@@ -134,7 +151,7 @@ impl<'a> Lexer<'a> {
                     }
                 }
             }
-            (Some(Token::String), None) => super::base64::decode(&self.text),
+            (Some(Token::String), None) => super::base64::decode(&self.string_text().to_units()),
             (token, _) => Err(format!(
                 "Current token ({token:?}) not VALUE_STRING or VALUE_EMBEDDED_OBJECT, can not access as binary"
             )),
@@ -413,9 +430,15 @@ impl<'a> Lexer<'a> {
         Ok(if float { Token::Float } else { Token::Int })
     }
 
-    /// Reads a string body after its opening quote into `text`.
+    /// Reads a string body after its opening quote into `text` (or `plain`).
     fn string(&mut self, max_length: usize) -> LexResult<()> {
         self.text.clear();
+        self.plain = None;
+        if let Some(end) = self.plain_string_end(max_length) {
+            self.plain = Some((self.pos, end));
+            self.pos = end + 1;
+            return Ok(());
+        }
         loop {
             let Some(&byte) = self.input.get(self.pos) else {
                 return Err("Unexpected end-of-input: was expecting closing quote for a string value".to_string());
@@ -435,6 +458,19 @@ impl<'a> Lexer<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// Where the string body at `pos` ends when it reads without a failure and its text is its
+    /// bytes: no escape, valid UTF-8 (which Jackson decodes to the same characters), and no
+    /// longer than `max_length` (UTF-16 units never outnumber the bytes).
+    fn plain_string_end(&self, max_length: usize) -> Option<usize> {
+        let body = &self.input[self.pos..];
+        let length = body.iter().position(|&b| b == b'"' || b == b'\\')?;
+        if body[length] != b'"' || length > max_length {
+            return None;
+        }
+        let bytes = &body[..length];
+        (bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()).then_some(self.pos + length)
     }
 
     fn escape(&mut self) -> LexResult<()> {
@@ -558,6 +594,59 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// A token's text: its UTF-8 bytes when they spell it exactly, else its UTF-16 code units.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Text<'t> {
+    Utf8(&'t [u8]),
+    Units(&'t [u16]),
+}
+
+impl<'t> Text<'t> {
+    pub(crate) fn to_units(self) -> Vec<u16> {
+        match self {
+            Text::Utf8(bytes) if bytes.is_ascii() => bytes.iter().map(|&b| u16::from(b)).collect(),
+            Text::Utf8(bytes) => String::from_utf8_lossy(bytes).encode_utf16().collect(),
+            Text::Units(units) => units.to_vec(),
+        }
+    }
+
+    /// Java's `getBytes(UTF_8)` of the text.
+    pub(crate) fn to_utf8(self) -> Vec<u8> {
+        match self {
+            Text::Utf8(bytes) => bytes.to_vec(),
+            Text::Units(units) => super::java::to_utf8(units),
+        }
+    }
+
+    /// Java's `String.trim()`: a byte up to 0x20 is the unit up to U+0020.
+    pub(crate) fn trim(self) -> Text<'t> {
+        match self {
+            Text::Utf8(bytes) => {
+                let start = bytes.iter().position(|&b| b > 0x20).unwrap_or(bytes.len());
+                let end = bytes.iter().rposition(|&b| b > 0x20).map_or(start, |i| i + 1);
+                Text::Utf8(&bytes[start..end])
+            }
+            Text::Units(units) => Text::Units(super::java::trim(units)),
+        }
+    }
+
+    /// The text when it is all ASCII (numbers, dates); other text never parses as those.
+    pub(crate) fn ascii(self) -> Option<std::borrow::Cow<'t, str>> {
+        match self {
+            Text::Utf8(bytes) => bytes.is_ascii().then(|| String::from_utf8_lossy(bytes)),
+            Text::Units(units) => super::java::ascii(units).map(std::borrow::Cow::Owned),
+        }
+    }
+
+    /// The text for a message (a lone surrogate shown as U+FFFD).
+    pub(crate) fn lossy(self) -> String {
+        match self {
+            Text::Utf8(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+            Text::Units(units) => String::from_utf16_lossy(units),
+        }
+    }
+}
+
 fn is_word_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_' || byte >= 0x80
 }
@@ -637,6 +726,19 @@ mod tests {
         let mut lexer = Lexer::new(b"\"\xC3\"", Limits::NONE);
         assert_eq!(lexer.next().unwrap(), Some(Token::String));
         assert!(lexer.text().unwrap_err().contains("middle byte"));
+    }
+
+    #[test]
+    fn plain_strings_are_their_bytes_and_others_decode_as_jackson_does() {
+        let mut lexer = Lexer::new("\"a\u{e9}\u{1F600}\"".as_bytes(), Limits::NONE);
+        assert_eq!(lexer.next().unwrap(), Some(Token::String));
+        assert!(matches!(lexer.text_ref().unwrap(), Text::Utf8(b) if b == "a\u{e9}\u{1F600}".as_bytes()));
+        assert_eq!(lexer.text().unwrap(), "a\u{e9}\u{1F600}".encode_utf16().collect::<Vec<_>>());
+        // An encoded surrogate is not UTF-8, but Jackson reads it.
+        let mut lexer = Lexer::new(b"\"\xED\xA0\x80\"", Limits::NONE);
+        assert_eq!(lexer.next().unwrap(), Some(Token::String));
+        assert_eq!(lexer.text().unwrap(), [0xD800]);
+        assert_eq!(lexer.text_ref().unwrap().to_utf8(), b"?");
     }
 
     #[test]

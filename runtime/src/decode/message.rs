@@ -14,6 +14,8 @@ use crate::types::{DataType, LogicalType, RowField};
 /// One side's row type (the format's field names) and where its fields go in the table's row.
 pub(crate) struct SideReader {
     pub fields: Vec<RowField>,
+    /// `fields` as one nullable ROW, built once.
+    pub row_type: DataType,
     pub projection: Vec<usize>,
     pub settings: DecodeSettings,
     /// A MAP or MULTISET somewhere in the row.
@@ -78,7 +80,7 @@ pub(crate) fn read_message(
 fn read_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::result::Result<(), Failure> {
     let settings = &reader.settings;
     let mut lexer = Lexer::new(message, settings.limits);
-    let row_type = DataType::nullable(LogicalType::Row(reader.fields.clone()));
+    let row_type = &reader.row_type;
     let mut push = |value: Value| match value {
         Value::Row(values) => match unrepresentable(reader, &reader.fields, &values) {
             Some(message) => Err(Failure::Fatal(message.into())),
@@ -88,10 +90,10 @@ fn read_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::resul
         _ => Ok(()),
     };
     match lexer.next()? {
-        Some(Token::StartObject) => push(convert::convert(&mut lexer, &row_type, settings)?)?,
+        Some(Token::StartObject) => push(convert::convert(&mut lexer, row_type, settings)?)?,
         Some(Token::StartArray) if settings.top_level_arrays => {
             while lexer.next()? != Some(Token::EndArray) {
-                push(convert::convert(&mut lexer, &row_type, settings)?)?;
+                push(convert::convert(&mut lexer, row_type, settings)?)?;
             }
         }
         _ => return Err(Failure::Format("No content to map due to end-of-input".to_string())),

@@ -120,7 +120,7 @@ fn integer(node: &Node, settings: &DecodeSettings, min: i128, max: i128) -> Resu
 fn decimal_within(d: &BigDecimal, min: i128, max: i128) -> bool {
     let t = truncated(d);
     let fraction = d.scale > 0;
-    (t > min && t < max) || (t == max && !(fraction && !d.negative)) || (t == min && !(fraction && d.negative))
+    (t > min && t < max) || (t == max && (!fraction || d.negative)) || (t == min && (!fraction || !d.negative))
 }
 
 /// A decimal's integer part (toward zero), saturated beyond i128.
