@@ -136,7 +136,7 @@ typedef struct KjsonRecords {
 } KjsonRecords;
 
 /**
- * The records that failed in the last [`kjson_decode`] on a handle: under collect, every one
+ * The records that failed in the last `kjson_decode` on a handle: under collect, every one
  * (they gave no row); under fail, the one that failed the batch. Valid until the next call on
  * the handle or its close.
  */

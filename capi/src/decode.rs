@@ -5,84 +5,18 @@
 //! `__row_kind` (Int8: 0 +I, 1 -U, 2 +U, 3 -D) and `__record` (Int32: the index of the record
 //! the row came from; a record gives no row, one, or several). The caller owns it and releases it
 //! once (its `release` callback), as the C Data Interface prescribes.
-use std::ffi::{c_char, CString};
+use std::ffi::c_char;
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use kjson_arrow::runtime::{Compatibility, KjsonError, SinkSpec};
 use kjson_arrow::{DecodedBatch, Decoder, OnError, RecordSide};
 
+use crate::decoder_state::{DecoderState, KjsonDecodeErrors};
 use crate::handles::{self, Engine, KjsonHandle};
 use crate::output::KjsonSlab;
 use crate::parts::{slice, KjsonSinkParts};
 use crate::status::{catch_panic, thread_status, CallError, KjsonStatus};
 use crate::{export, open};
-
-/// The records that failed in the last [`kjson_decode`] on a handle: under collect, every one
-/// (they gave no row); under fail, the one that failed the batch. Valid until the next call on
-/// the handle or its close.
-#[repr(C)]
-pub struct KjsonDecodeErrors {
-    pub count: usize,
-    /// The failed records' indices in the batch.
-    pub records: *const usize,
-    /// Their messages (Flink's), NUL-terminated, one per record.
-    pub messages: *const *const c_char,
-}
-
-impl KjsonDecodeErrors {
-    fn empty() -> KjsonDecodeErrors {
-        KjsonDecodeErrors { count: 0, records: std::ptr::null(), messages: std::ptr::null() }
-    }
-}
-
-/// Pointers into the handle's own message strings.
-struct MessagePointers(Vec<*const c_char>);
-
-// SAFETY: the pointers address `CString`s owned by the same `DecoderState`, which moves between
-// threads as a whole (behind the handle's lock); Rust never reads through them, C does.
-unsafe impl Send for MessagePointers {}
-
-/// A decoder handle's state: the decoder and the failed records of its last call.
-pub struct DecoderState {
-    decoder: Decoder,
-    error_records: Vec<usize>,
-    error_texts: Vec<CString>,
-    error_pointers: MessagePointers,
-}
-
-impl DecoderState {
-    fn new(decoder: Decoder) -> DecoderState {
-        DecoderState {
-            decoder,
-            error_records: Vec::new(),
-            error_texts: Vec::new(),
-            error_pointers: MessagePointers(Vec::new()),
-        }
-    }
-
-    /// Keeps the failed records for C and describes them.
-    fn keep_errors<'e>(&mut self, errors: impl Iterator<Item = &'e KjsonError>) -> KjsonDecodeErrors {
-        self.error_records.clear();
-        self.error_texts.clear();
-        for error in errors {
-            let (record, message) = match error {
-                KjsonError::Record { record, message } => (*record, message.as_str()),
-                other => (usize::MAX, other.message()),
-            };
-            self.error_records.push(record);
-            self.error_texts.push(CString::new(message.replace('\0', " ")).unwrap_or_default());
-        }
-        self.error_pointers = MessagePointers(self.error_texts.iter().map(|t| t.as_ptr()).collect());
-        match self.error_records.len() {
-            0 => KjsonDecodeErrors::empty(),
-            count => KjsonDecodeErrors {
-                count,
-                records: self.error_records.as_ptr(),
-                messages: self.error_pointers.0.as_ptr(),
-            },
-        }
-    }
-}
 
 fn decoder(spec: SinkSpec, compatibility: Compatibility) -> Result<Engine, CallError> {
     Ok(Engine::Decoder(Box::new(DecoderState::new(Decoder::open(spec, compatibility)?))))

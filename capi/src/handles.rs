@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use kjson_arrow::Encoder;
 
-use crate::decode::DecoderState;
+use crate::decoder_state::DecoderState;
 use crate::status::{catch_panic, set_thread_error, CallError, ErrorText, KjsonStatus};
 
 /// An open encoder or decoder; 0 is never a handle.

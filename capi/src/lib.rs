@@ -29,6 +29,7 @@ use kjson_arrow::runtime::{Compatibility, SinkSpec};
 use kjson_arrow::Encoder;
 
 mod decode;
+mod decoder_state;
 mod export;
 mod handles;
 mod import;
@@ -38,8 +39,8 @@ mod status;
 
 pub use decode::{
     kjson_decode, kjson_decoder_close, kjson_decoder_open_ddl, kjson_decoder_open_parts, kjson_decoder_set_on_error,
-    KjsonDecodeErrors,
 };
+pub use decoder_state::KjsonDecodeErrors;
 pub use handles::KjsonHandle;
 pub use output::{KjsonRecords, KjsonSlab};
 pub use parts::{KjsonColumn, KjsonOption, KjsonSinkParts};
