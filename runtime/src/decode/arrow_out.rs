@@ -4,12 +4,12 @@ use std::sync::Arc;
 
 use arrow_array::builder::{
     BinaryBuilder, BooleanBuilder, Date32Builder, Float32Builder, Float64Builder, Int16Builder, Int32Builder,
-    Int64Builder, Int8Builder, StringBuilder,
+    Int64Builder, Int8Builder,
 };
 use arrow_array::{
-    ArrayRef, Decimal128Array, ListArray, MapArray, StructArray, Time32MillisecondArray, Time32SecondArray,
-    Time64MicrosecondArray, Time64NanosecondArray, TimestampMicrosecondArray, TimestampMillisecondArray,
-    TimestampSecondArray,
+    ArrayRef, Decimal128Array, ListArray, MapArray, StringArray, StructArray, Time32MillisecondArray,
+    Time32SecondArray, Time64MicrosecondArray, Time64NanosecondArray, TimestampMicrosecondArray,
+    TimestampMillisecondArray, TimestampSecondArray,
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType as ArrowType, Field, Fields, TimeUnit};
@@ -97,15 +97,16 @@ pub(crate) fn build(ty: &LogicalType, arrow: &ArrowType, values: &[&Value]) -> A
         (LogicalType::Float, _) => primitive!(Float32Builder, Value::Float(v) => *v),
         (LogicalType::Double, _) => primitive!(Float64Builder, Value::Double(v) => *v),
         (LogicalType::Char { .. } | LogicalType::VarChar { .. }, _) => {
-            let mut builder = StringBuilder::with_capacity(values.len(), 0);
+            let total = values.iter().map(|v| if let Value::Text(bytes) = v { bytes.len() } else { 0 }).sum();
+            let mut builder = BinaryBuilder::with_capacity(values.len(), total);
             for value in values {
                 match value {
-                    // Java's getBytes(UTF_8) always gives valid UTF-8.
-                    Value::Text(bytes) => builder.append_value(String::from_utf8_lossy(bytes)),
+                    Value::Text(bytes) => builder.append_value(bytes),
                     _ => builder.append_null(),
                 }
             }
-            Arc::new(builder.finish())
+            // Java's getBytes(UTF_8) always gives valid UTF-8: checked once for the column.
+            Arc::new(StringArray::try_from_binary(builder.finish()).expect("decoded text is UTF-8"))
         }
         (LogicalType::Binary { .. } | LogicalType::VarBinary { .. }, _) => {
             let mut builder = BinaryBuilder::with_capacity(values.len(), 0);

@@ -11,10 +11,17 @@ pub(crate) fn trim(units: &[u16]) -> &[u16] {
 
 /// Java's `String.getBytes(UTF_8)`: a lone surrogate becomes `?`.
 pub(crate) fn utf8(units: &[u16], out: &mut Vec<u8>) {
-    for c in char::decode_utf16(units.iter().copied()) {
-        let c = c.unwrap_or('?');
-        let mut buf = [0u8; 4];
-        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    let mut rest = units;
+    while !rest.is_empty() {
+        // ASCII runs are copied as bytes; an ASCII unit ends any surrogate pair anyway.
+        let ascii = rest.iter().position(|&u| u >= 0x80).unwrap_or(rest.len());
+        out.extend(rest[..ascii].iter().map(|&u| u as u8));
+        let other = rest[ascii..].iter().position(|&u| u < 0x80).map_or(rest.len(), |n| ascii + n);
+        for c in char::decode_utf16(rest[ascii..other].iter().copied()) {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.unwrap_or('?').encode_utf8(&mut buf).as_bytes());
+        }
+        rest = &rest[other..];
     }
 }
 

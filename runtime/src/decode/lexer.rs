@@ -440,6 +440,7 @@ impl<'a> Lexer<'a> {
             return Ok(());
         }
         loop {
+            self.ascii_run();
             let Some(&byte) = self.input.get(self.pos) else {
                 return Err("Unexpected end-of-input: was expecting closing quote for a string value".to_string());
             };
@@ -471,6 +472,14 @@ impl<'a> Lexer<'a> {
         }
         let bytes = &body[..length];
         (bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()).then_some(self.pos + length)
+    }
+
+    /// Copies the ASCII bytes from `pos` up to a quote, backslash or non-ASCII byte into `text`.
+    fn ascii_run(&mut self) {
+        let rest = &self.input[self.pos..];
+        let run = rest.iter().position(|&b| b == b'"' || b == b'\\' || b >= 0x80).unwrap_or(rest.len());
+        self.text.extend(rest[..run].iter().map(|&b| u16::from(b)));
+        self.pos += run;
     }
 
     fn escape(&mut self) -> LexResult<()> {
