@@ -27,6 +27,9 @@ pub struct Decoder {
     value: SideReader,
     /// Metadata columns put Flink's source on its projecting path even without a key.
     has_metadata: bool,
+    /// The value's fields are the table's columns in order and there is no key: a value row is
+    /// the table row as it is.
+    value_is_row: bool,
 
     on_error: OnError,
 }
@@ -48,7 +51,10 @@ impl Decoder {
         let value = side_reader(&spec, &spec.value, compatibility)?;
         let schema = Arc::new(Schema::new(fields));
         let has_metadata = spec.ignored_columns.iter().any(|c| c.kind == IgnoredKind::Metadata);
-        Ok(Decoder { spec, schema, key, value, has_metadata, on_error: OnError::Fail })
+        let value_is_row = key.is_none()
+            && value.projection.len() == spec.columns.len()
+            && value.projection.iter().enumerate().all(|(i, &at)| i == at);
+        Ok(Decoder { spec, schema, key, value, has_metadata, value_is_row, on_error: OnError::Fail })
     }
 
     /// The Arrow schema of the decoded batches: the physical columns.
@@ -164,8 +170,12 @@ impl Decoder {
     }
 
     /// One table row: the key row's fields, then the value row's over them.
-    fn make_row(&self, kind: i8, key_row: Option<&Vec<Value>>, value_row: Option<Vec<Value>>) -> Row {
-        let mut values = vec![Value::Null; self.spec.columns.len()];
+    fn make_row(&self, kind: i8, key_row: Option<&Vec<Value>>, mut value_row: Option<Vec<Value>>) -> Row {
+        let arity = self.spec.columns.len();
+        if let Some(values) = value_row.take_if(|v| self.value_is_row && v.len() == arity) {
+            return Row { kind, values };
+        }
+        let mut values = vec![Value::Null; arity];
         if let (Some(reader), Some(key_row)) = (&self.key, key_row) {
             for (&at, v) in reader.projection.iter().zip(key_row) {
                 values[at] = v.clone();

@@ -40,8 +40,8 @@ fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettin
         LogicalType::BigInt | LogicalType::Interval { .. } => {
             Value::Int(integer(lexer, token, i64::MIN.into(), i64::MAX.into(), true)?)
         }
-        LogicalType::Float => Value::Float(floating(lexer.text_ref()?, java::float_text)?),
-        LogicalType::Double => Value::Double(floating(lexer.text_ref()?, java::double_text)?),
+        LogicalType::Float => Value::Float(floating(token, lexer.text_ref()?, java::float_text)?),
+        LogicalType::Double => Value::Double(floating(token, lexer.text_ref()?, java::double_text)?),
         LogicalType::Decimal { precision, scale } => decimal(lexer, token, *precision, *scale)?,
         LogicalType::Char { .. } | LogicalType::VarChar { .. } => Value::Text(string(lexer, token, settings)?),
         LogicalType::Binary { .. } | LogicalType::VarBinary { .. } => Value::Bytes(binary(lexer)?),
@@ -83,7 +83,7 @@ fn integer(lexer: &mut Lexer, token: Token, min: i128, max: i128, floats: bool) 
             Ok(value as i64)
         }
         Token::Float if floats => {
-            let value = floating(text, java::double_text)?;
+            let value = floating(token, text, java::double_text)?;
             if value < min as f64 || value > max as f64 || value.is_nan() {
                 return Err(format!("Numeric value ({}) out of range", text.lossy()));
             }
@@ -110,8 +110,15 @@ fn int_value(text: Text) -> Option<i128> {
     Some(if negative { -magnitude } else { magnitude })
 }
 
-/// `Double.parseDouble` / `Float.parseFloat` of a token's text (trimmed, ASCII only).
-fn floating<T>(text: Text, parse: fn(&str) -> Option<T>) -> Result<T, String> {
+/// `Double.parseDouble` / `Float.parseFloat` of a token's text (trimmed, ASCII only). A JSON
+/// number token is already the text Rust's parser reads as Java's does (no sign `+`, suffix,
+/// hex, `NaN` or `Infinity`).
+fn floating<T: std::str::FromStr>(token: Token, text: Text, parse: fn(&str) -> Option<T>) -> Result<T, String> {
+    if let (Token::Int | Token::Float, Text::Utf8(raw)) = (token, text) {
+        if let Some(value) = std::str::from_utf8(raw).ok().and_then(|t| t.parse().ok()) {
+            return Ok(value);
+        }
+    }
     text.trim().ascii().and_then(|t| parse(&t)).ok_or_else(|| java::number_format_text(&text.lossy()))
 }
 

@@ -642,7 +642,8 @@ impl<'t> Text<'t> {
     /// The text when it is all ASCII (numbers, dates); other text never parses as those.
     pub(crate) fn ascii(self) -> Option<std::borrow::Cow<'t, str>> {
         match self {
-            Text::Utf8(bytes) => bytes.is_ascii().then(|| String::from_utf8_lossy(bytes)),
+            Text::Utf8(bytes) if bytes.is_ascii() => std::str::from_utf8(bytes).ok().map(std::borrow::Cow::Borrowed),
+            Text::Utf8(_) => None,
             Text::Units(units) => super::java::ascii(units).map(std::borrow::Cow::Owned),
         }
     }
