@@ -32,6 +32,8 @@ pub struct JsonOptions {
     pub ignore_parse_errors: bool,
     /// Read side: `decode.json-parser.enabled` (json; true unless set to false).
     pub json_parser: bool,
+    /// Whether the table sets `decode.json-parser.enabled` at all (Flink 1.20 has no such option).
+    pub json_parser_set: bool,
     /// Read side: debezium-json's `schema-include` (the `schema`/`payload` wrapper).
     pub schema_include: bool,
     /// Read side: canal-json's `database.include` and `table.include` regular expressions.
@@ -71,6 +73,7 @@ impl Default for JsonOptions {
             fail_on_missing_field: false,
             ignore_parse_errors: false,
             json_parser: true,
+            json_parser_set: false,
             schema_include: false,
             database_include: None,
             table_include: None,

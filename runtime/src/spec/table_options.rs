@@ -129,7 +129,7 @@ fn read_json_options(options: &TableOptions, format: Format, prefix: &str) -> Re
             "encode.ignore-null-fields" => json.ignore_null_fields = value,
             "fail-on-missing-field" => json.fail_on_missing_field = value,
             "ignore-parse-errors" => json.ignore_parse_errors = value,
-            "decode.json-parser.enabled" => json.json_parser = value,
+            "decode.json-parser.enabled" => (json.json_parser, json.json_parser_set) = (value, true),
             "schema-include" => json.schema_include = value,
             _ => {}
         }
