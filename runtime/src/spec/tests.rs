@@ -181,6 +181,7 @@ fn json_options_resolve_per_side() {
         map_null_key_literal: "n/a".to_string(),
         encode_decimal_as_plain_number: true,
         ignore_null_fields: false,
+        json_parser_set: true,
         ..JsonOptions::default()
     };
     assert_eq!(value, expected);
