@@ -80,10 +80,11 @@ pub(crate) type LexResult<T> = Result<T, String>;
 impl<'a> Lexer<'a> {
     pub(crate) fn new(input: &'a [u8], limits: Limits) -> Self {
         let pos = if input.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
-        Lexer {
+        let mut lexer = Lexer {
             input,
             pos,
-            scopes: vec![Scope::Root],
+            // Room for a few levels, so a flat message never regrows it.
+            scopes: Vec::with_capacity(8),
             limits,
             current: None,
             text: Vec::new(),
@@ -93,7 +94,9 @@ impl<'a> Lexer<'a> {
             pending_gap: false,
             stashed: None,
             ended: false,
-        }
+        };
+        lexer.scopes.push(Scope::Root);
+        lexer
     }
 
     pub(crate) fn current(&self) -> Option<Token> {

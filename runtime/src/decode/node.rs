@@ -126,7 +126,7 @@ fn read(lexer: &mut Lexer, settings: &DecodeSettings) -> Result<Node, String> {
         }
         Some(Token::String) => Node::Text(lexer.text()?),
         Some(Token::Int) => {
-            let text = String::from_utf8_lossy(lexer.raw()).into_owned();
+            let text = String::from_utf8_lossy(lexer.raw());
             match text.parse::<i128>() {
                 Ok(v) => Node::Integer(v),
                 Err(_) => {
@@ -135,10 +135,11 @@ fn read(lexer: &mut Lexer, settings: &DecodeSettings) -> Result<Node, String> {
             }
         }
         Some(Token::Float) => {
-            let text = String::from_utf8_lossy(lexer.raw()).into_owned();
+            // A number token: ASCII, its own trimmed text.
+            let text = String::from_utf8_lossy(lexer.raw());
             match settings.big_decimal_floats {
                 true => Node::Decimal(BigDecimal::parse(&text).ok_or("bad number")?.stripped()),
-                false => Node::Double(java::parse_double(&text.encode_utf16().collect::<Vec<_>>())?),
+                false => Node::Double(java::double_text(&text).ok_or_else(|| java::number_format_text(&text))?),
             }
         }
         Some(Token::True) => Node::Bool(true),
