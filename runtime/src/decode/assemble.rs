@@ -241,7 +241,7 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         settings,
         has_map_like,
         format: side.format,
-        envelope,
+        envelope_type: DataType::nullable(LogicalType::Row(envelope)),
         schema_include: options.schema_include,
     })
 }

@@ -51,8 +51,8 @@ pub(crate) fn read_changelog(reader: &SideReader, message: &[u8], emit: &mut Emi
         Format::OggJson => ogg(single_envelope(reader, message)?, ignore)?,
         Format::CanalJson | Format::MaxwellJson => {
             let root = node::read_tree(message, &reader.settings)?.ok_or_else(|| npe("the message"))?;
-            let envelope_type = DataType::nullable(LogicalType::Row(reader.envelope.clone()));
-            let envelope = row(node_convert::convert(Some(&root), &envelope_type, &reader.settings)?, "the envelope")?;
+            let envelope =
+                row(node_convert::convert(Some(&root), &reader.envelope_type, &reader.settings)?, "the envelope")?;
             let old = Old { node: root.get("old"), names: &reader.fields };
             match reader.format {
                 Format::CanalJson => canal(envelope, ignore, &old)?,
@@ -70,7 +70,7 @@ pub(crate) fn read_changelog(reader: &SideReader, message: &[u8], emit: &mut Emi
 /// The envelope through the single-row call: exactly one row, or the message fails.
 fn single_envelope(reader: &SideReader, message: &[u8]) -> Result<Vec<Value>, Failure> {
     let mut envelopes = Vec::new();
-    tree_rows(reader, &reader.envelope, message, &mut |row| {
+    tree_rows(reader, &reader.envelope_type, message, &mut |row| {
         envelopes.push(row.map(|(_, values)| values));
         Ok(())
     })

@@ -21,8 +21,9 @@ pub(crate) struct SideReader {
     /// A MAP or MULTISET somewhere in the row.
     pub has_map_like: bool,
     pub format: Format,
-    /// The row a changelog format's envelope is read as (the physical row for json).
-    pub envelope: Vec<RowField>,
+    /// The nullable ROW a changelog format's envelope is read as (the physical row for json),
+    /// built once.
+    pub envelope_type: DataType,
     pub schema_include: bool,
 }
 
@@ -64,7 +65,7 @@ pub(crate) fn read_message(
     };
     let read = match (reader.format, reader.settings.streaming) {
         (Format::Json, true) => read_rows(reader, message, emit),
-        (Format::Json, false) => tree_rows(reader, &reader.fields, message, emit),
+        (Format::Json, false) => tree_rows(reader, &reader.row_type, message, emit),
         _ => cdc::read_changelog(reader, message, emit),
     };
     match read {
@@ -101,17 +102,17 @@ fn read_rows(reader: &SideReader, message: &[u8], emit: &mut Emit) -> std::resul
     Ok(())
 }
 
-/// The tree decoder over `fields`: the whole message parsed first; a row that converts to null is not handed
-/// on, and (2.x) each element of a top-level array is one row, a failing one skipped under
-/// `ignore-parse-errors`.
+/// The tree decoder over `row_type` (a ROW): the whole message parsed first; a row that converts
+/// to null is not handed on, and (2.x) each element of a top-level array is one row, a failing
+/// one skipped under `ignore-parse-errors`.
 pub(crate) fn tree_rows(
     reader: &SideReader,
-    fields: &[RowField],
+    row_type: &DataType,
     message: &[u8],
     emit: &mut Emit,
 ) -> std::result::Result<(), Failure> {
     let settings = &reader.settings;
-    let row_type = DataType::nullable(LogicalType::Row(fields.to_vec()));
+    let LogicalType::Row(fields) = &row_type.logical else { unreachable!("tree_rows reads a ROW") };
     let mut push = |value: Value| match value {
         Value::Row(values) => match unrepresentable(reader, fields, &values) {
             Some(message) => Err(Failure::Fatal(message.into())),
@@ -126,7 +127,7 @@ pub(crate) fn tree_rows(
     match root {
         Node::Array(items) if settings.top_level_arrays => {
             for item in &items {
-                match node_convert::convert(Some(item), &row_type, settings) {
+                match node_convert::convert(Some(item), row_type, settings) {
                     Ok(value) => push(value)?,
                     Err(_) if settings.ignore_parse_errors => {}
                     Err(cause) => return Err(Failure::Format(cause)),
@@ -134,7 +135,7 @@ pub(crate) fn tree_rows(
             }
             Ok(())
         }
-        root => push(node_convert::convert(Some(&root), &row_type, settings)?),
+        root => push(node_convert::convert(Some(&root), row_type, settings)?),
     }
 }
 
