@@ -22,7 +22,11 @@ pub(crate) fn convert(node: Option<&Node>, ty: &DataType, settings: &DecodeSetti
 }
 
 fn convert_not_null(node: &Node, ty: &LogicalType, settings: &DecodeSettings) -> Converted {
-    let text = || node.as_text(settings);
+    // A text node's own units, borrowed.
+    let text = || match node {
+        Node::Text(units) => std::borrow::Cow::Borrowed(units.as_slice()),
+        _ => std::borrow::Cow::Owned(node.as_text(settings)),
+    };
     Ok(match ty {
         LogicalType::Boolean => Value::Bool(match node {
             Node::Bool(b) => *b,
