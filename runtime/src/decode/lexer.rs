@@ -469,18 +469,18 @@ impl<'a> Lexer<'a> {
     /// longer than `max_length` (UTF-16 units never outnumber the bytes).
     fn plain_string_end(&self, max_length: usize) -> Option<usize> {
         let body = &self.input[self.pos..];
-        let length = body.iter().position(|&b| b == b'"' || b == b'\\')?;
-        if body[length] != b'"' || length > max_length {
-            return None;
+        let mut length = ascii_run_length(body);
+        if body.get(length)? >= &0x80 {
+            length += body[length..].iter().position(|&b| b == b'"' || b == b'\\')?;
+            std::str::from_utf8(&body[..length]).ok()?;
         }
-        let bytes = &body[..length];
-        (bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()).then_some(self.pos + length)
+        (body[length] == b'"' && length <= max_length).then_some(self.pos + length)
     }
 
     /// Copies the ASCII bytes from `pos` up to a quote, backslash or non-ASCII byte into `text`.
     fn ascii_run(&mut self) {
         let rest = &self.input[self.pos..];
-        let run = rest.iter().position(|&b| b == b'"' || b == b'\\' || b >= 0x80).unwrap_or(rest.len());
+        let run = ascii_run_length(rest);
         self.text.extend(rest[..run].iter().map(|&b| u16::from(b)));
         self.pos += run;
     }
@@ -660,6 +660,25 @@ impl<'t> Text<'t> {
     }
 }
 
+/// The length of the run of ASCII bytes other than `"` and `\\` that `bytes` starts with, read
+/// eight bytes at a time (the lowest flagged byte of a word is exact).
+fn ascii_run_length(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_bytes = |w: u64| w.wrapping_sub(ONES) & !w & HIGH;
+    let mut at = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let hits =
+            zero_bytes(word ^ (ONES * u64::from(b'"'))) | zero_bytes(word ^ (ONES * u64::from(b'\\'))) | word & HIGH;
+        if hits != 0 {
+            return at + hits.trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    at + bytes[at..].iter().position(|&b| b == b'"' || b == b'\\' || b >= 0x80).unwrap_or(bytes.len() - at)
+}
+
 fn is_word_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_' || byte >= 0x80
 }
@@ -752,6 +771,21 @@ mod tests {
         assert_eq!(lexer.next().unwrap(), Some(Token::String));
         assert_eq!(lexer.text().unwrap(), [0xD800]);
         assert_eq!(lexer.text_ref().unwrap().to_utf8(), b"?");
+    }
+
+    #[test]
+    fn ascii_runs_end_at_the_first_quote_backslash_or_non_ascii_byte() {
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let bytes: Vec<u8> = (0..(seed % 40) as usize)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    [b'a', b'"', b'\\', 0x80, 0xFF, 0x00, b'!', b'#'][(seed >> 60) as usize % 8]
+                })
+                .collect();
+            let naive = bytes.iter().position(|&b| b == b'"' || b == b'\\' || b >= 0x80).unwrap_or(bytes.len());
+            assert_eq!(ascii_run_length(&bytes), naive, "{bytes:?}");
+        }
     }
 
     #[test]
