@@ -217,6 +217,12 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
     if options.fail_on_missing_field && options.ignore_parse_errors {
         return Err(KjsonError::option("fail-on-missing-field and ignore-parse-errors shouldn't both be true."));
     }
+    if options.json_parser_set && compatibility.flink_version < crate::options::FlinkVersion::V2_2 {
+        return Err(KjsonError::option(format!(
+            "Unsupported options found for '{}': 'decode.json-parser.enabled' is not an option of Flink 1.20's json format.",
+            spec.connector.identifier()
+        )));
+    }
     let fields: Vec<RowField> = side
         .projection
         .iter()

@@ -149,6 +149,9 @@ pub(crate) struct DecodeSettings {
     pub time_keeps_fraction: bool,
     /// A DECIMAL anywhere in the side's row makes Jackson read floats as `BigDecimal`s.
     pub big_decimal_floats: bool,
+    /// Jackson 2.14 (Flink 1.20) keeps a float whose double is infinite (`1e400`) as a double
+    /// even then.
+    pub infinite_floats_as_double: bool,
     pub float_spelling: FloatSpelling,
     pub limits: lexer::Limits,
     /// Flink 2.x: a top-level array is one row per element, and a message that reads as a null
@@ -169,6 +172,7 @@ impl DecodeSettings {
             iso_timestamps: options.timestamp_format == TimestampFormat::Iso8601,
             time_keeps_fraction: compatibility.flink_version.time_has_fraction(),
             big_decimal_floats: has_decimal,
+            infinite_floats_as_double: !jackson_constraints,
             float_spelling: compatibility.float_spelling,
             limits: if jackson_constraints { lexer::Limits::JACKSON_2_15 } else { lexer::Limits::NONE },
             top_level_arrays: jackson_constraints,

@@ -137,9 +137,11 @@ fn read(lexer: &mut Lexer, settings: &DecodeSettings) -> Result<Node, String> {
         Some(Token::Float) => {
             // A number token: ASCII, its own trimmed text.
             let text = String::from_utf8_lossy(lexer.raw());
+            let double = || java::double_text(&text).ok_or_else(|| java::number_format_text(&text));
             match settings.big_decimal_floats {
+                true if settings.infinite_floats_as_double && double()?.is_infinite() => Node::Double(double()?),
                 true => Node::Decimal(BigDecimal::parse(&text).ok_or("bad number")?.stripped()),
-                false => Node::Double(java::double_text(&text).ok_or_else(|| java::number_format_text(&text))?),
+                false => Node::Double(double()?),
             }
         }
         Some(Token::True) => Node::Bool(true),

@@ -53,7 +53,8 @@ fn read(lexer: &mut Lexer, settings: &DecodeSettings) -> Result<Node, String> {
 
 fn float_text(lexer: &Lexer, settings: &DecodeSettings) -> Result<String, String> {
     let text = String::from_utf8_lossy(lexer.raw()).into_owned();
-    if settings.big_decimal_floats {
+    let infinite = || java::parse_double(&text.encode_utf16().collect::<Vec<_>>()).is_ok_and(f64::is_infinite);
+    if settings.big_decimal_floats && !(settings.infinite_floats_as_double && infinite()) {
         let decimal = BigDecimal::parse(&text).ok_or("bad number")?;
         return Ok(decimal.stripped().to_java_string());
     }
