@@ -209,11 +209,6 @@ impl Decoder {
 
 fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -> Result<SideReader> {
     let options = &side.options;
-    if options.database_include.is_some() || options.table_include.is_some() {
-        return Err(KjsonError::option(
-            "canal-json's 'database.include' and 'table.include' are not read by kjson yet",
-        ));
-    }
     if options.fail_on_missing_field && options.ignore_parse_errors {
         return Err(KjsonError::option("fail-on-missing-field and ignore-parse-errors shouldn't both be true."));
     }
@@ -249,7 +244,22 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         format: side.format,
         envelope_type: DataType::nullable(LogicalType::Row(envelope)),
         schema_include: options.schema_include,
+        database_include: include_pattern(options.database_include.as_deref(), "database.include")?,
+        table_include: include_pattern(options.table_include.as_deref(), "table.include")?,
     })
+}
+
+/// A canal-json include pattern as Java's `Pattern.matches` applies it: the whole name.
+fn include_pattern(pattern: Option<&str>, key: &str) -> Result<Option<regex::Regex>> {
+    pattern
+        .map(|text| {
+            regex::Regex::new(&format!("^(?:{text})$")).map_err(|e| {
+                KjsonError::option(format!(
+                    "'canal-json.{key}' = '{text}': kjson cannot read this regular expression: {e}"
+                ))
+            })
+        })
+        .transpose()
 }
 
 /// Whether `ty` or a type nested in it satisfies `test`.

@@ -51,6 +51,9 @@ pub(crate) fn read_changelog(reader: &SideReader, message: &[u8], emit: &mut Emi
         Format::OggJson => ogg(single_envelope(reader, message)?, ignore)?,
         Format::CanalJson | Format::MaxwellJson => {
             let root = node::read_tree(message, &reader.settings)?.ok_or_else(|| npe("the message"))?;
+            if !included(reader, &root)? {
+                return Ok(());
+            }
             let envelope =
                 row(node_convert::convert(Some(&root), &reader.envelope_type, &reader.settings)?, "the envelope")?;
             let old = Old { node: root.get("old"), names: &reader.fields };
@@ -65,6 +68,20 @@ pub(crate) fn read_changelog(reader: &SideReader, message: &[u8], emit: &mut Emi
         emit(Some((kind, row)))?;
     }
     Ok(())
+}
+
+/// canal-json's include filters, checked on the message's tree before it is converted: a message
+/// of another database or table gives no row; one without the field fails.
+fn included(reader: &SideReader, root: &Node) -> Result<bool, Failure> {
+    for (name, pattern) in [("database", &reader.database_include), ("table", &reader.table_include)] {
+        if let Some(pattern) = pattern {
+            let node = root.get(name).ok_or_else(|| npe(name))?;
+            if !pattern.is_match(&String::from_utf16_lossy(&node.as_text(&reader.settings))) {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
 }
 
 /// The envelope through the single-row call: exactly one row, or the message fails.

@@ -25,6 +25,9 @@ pub(crate) struct SideReader {
     /// built once.
     pub envelope_type: DataType,
     pub schema_include: bool,
+    /// canal-json's `database.include` and `table.include`, anchored to match whole names.
+    pub database_include: Option<regex::Regex>,
+    pub table_include: Option<regex::Regex>,
 }
 
 /// How reading a message fails: `Format` inside the format's error handling (swallowed under
