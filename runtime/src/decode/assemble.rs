@@ -8,16 +8,14 @@ use arrow_schema::{Schema, SchemaRef};
 
 use super::arrow_out::{arrow_field, build};
 use super::cdc;
-use super::message::{read_message, Failure, SideReader};
+use super::message::read_message;
+use super::side::{Failure, SideReader, DELETE};
 use super::value::Value;
 use super::{DecodeSettings, DecodedBatch, OnError, RecordSide};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
 use crate::spec::{IgnoredKind, SideSpec, SinkSpec};
 use crate::types::{DataType, LogicalType, RowField};
-
-pub(crate) const INSERT: i8 = 0;
-const DELETE: i8 = 3;
 
 /// Decodes batches of Kafka records of one table; opened once per task, like the encoder.
 pub struct Decoder {

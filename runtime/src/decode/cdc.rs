@@ -2,17 +2,13 @@
 //! its envelope with Flink's tree decoder (missing fields are null), then turns it into 0, 1, 2
 //! or many rows with RowKinds as Flink's deserializer does; any failure of that step is the
 //! format's ("Corrupt ... message"), so `ignore-parse-errors` drops the message.
-use super::message::{tree_rows, Emit, Failure, SideReader};
 use super::node::{self, Node};
 use super::node_convert;
+use super::rows::tree_rows;
+use super::side::{Emit, Failure, SideReader, DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE};
 use super::value::Value;
 use crate::spec::Format;
 use crate::types::{DataType, LogicalType, RowField};
-
-const INSERT: i8 = 0;
-const UPDATE_BEFORE: i8 = 1;
-const UPDATE_AFTER: i8 = 2;
-const DELETE: i8 = 3;
 
 /// The envelope row the format's inner JSON decoder reads, around the physical row.
 pub(crate) fn envelope_fields(format: Format, schema_include: bool, physical: &[RowField]) -> Vec<RowField> {

@@ -16,6 +16,8 @@ mod lexer;
 mod message;
 mod node;
 mod node_convert;
+mod rows;
+mod side;
 mod temporal;
 mod tree;
 mod value;

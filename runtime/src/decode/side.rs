@@ -1,0 +1,54 @@
+//! What reading one side's messages needs: the side's reader, how a message fails, the row
+//! callback, and Flink's RowKind bytes.
+use super::value::Value;
+use super::DecodeSettings;
+use crate::spec::Format;
+use crate::types::{DataType, RowField};
+
+pub(crate) const INSERT: i8 = 0;
+pub(crate) const UPDATE_BEFORE: i8 = 1;
+pub(crate) const UPDATE_AFTER: i8 = 2;
+pub(crate) const DELETE: i8 = 3;
+
+/// One side's row type (the format's field names) and where its fields go in the table's row.
+pub(crate) struct SideReader {
+    pub fields: Vec<RowField>,
+    /// `fields` as one nullable ROW, built once.
+    pub row_type: DataType,
+    pub projection: Vec<usize>,
+    pub settings: DecodeSettings,
+    /// A MAP or MULTISET somewhere in the row.
+    pub has_map_like: bool,
+    pub format: Format,
+    /// The nullable ROW a changelog format's envelope is read as (the physical row for json),
+    /// built once.
+    pub envelope_type: DataType,
+    pub schema_include: bool,
+    /// canal-json's `database.include` and `table.include`, anchored to match whole names.
+    pub database_include: Option<regex::Regex>,
+    pub table_include: Option<regex::Regex>,
+}
+
+/// How reading a message fails: `Format` inside the format's error handling (swallowed under
+/// `ignore-parse-errors`), `Fatal` past it.
+pub(crate) enum Failure {
+    Format(String),
+    Fatal(String),
+}
+
+impl Failure {
+    pub(crate) fn into_message(self) -> String {
+        match self {
+            Failure::Format(message) | Failure::Fatal(message) => message,
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Format(message)
+    }
+}
+
+/// Takes each row a message gives, with its RowKind byte (`None`: a null row).
+pub(crate) type Emit<'e> = dyn FnMut(Option<(i8, Vec<Value>)>) -> std::result::Result<(), Failure> + 'e;
