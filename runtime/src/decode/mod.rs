@@ -2,10 +2,10 @@
 //! encoder hands out) decoded into an Arrow batch, row for row as Flink's Kafka source and its
 //! JSON deserializers read them.
 //!
-//! Stages: `lexer` (Jackson's tokens) -> `convert` (Flink's per-type converters into
-//! [`value::Value`]s, one record at a time) -> `assemble` (the key and value rows merged into the
-//! table's physical row, upsert tombstones) -> `arrow_out` (the batch's arrays).
-//! `json` and the four changelog formats (`cdc`) are read; canal-json's include filters are not yet.
+//! Stages: `lexer` (Jackson's tokens) -> `convert` / `node_convert` (Flink's streaming and tree
+//! converters into values, one record at a time; `cdc` for the changelog envelopes) -> `message`
+//! (a format's error handling) -> `assemble` (the key and value rows merged into the table's
+//! physical row, upsert tombstones) -> `arrow_out` (the batch's arrays).
 mod arrow_out;
 mod assemble;
 mod base64;
