@@ -8,6 +8,15 @@ cd "$(dirname "$0")/.."
 
 mapfile -t crates < <(cargo metadata --no-deps --format-version 1 | python3 scripts/lib/publishable_crates.py)
 echo "package-check: ${crates[*]}"
+# Cargo extracts the packaged crates of its local overlay registry under
+# ~/.cargo/registry/src/-<hash>/ and reuses an extraction of the same name and version, so a
+# previous run's crates would be verified instead of this tree's: those are removed first.
+# Cargo also takes a registry crate for immutable, so what it compiled from them is removed too.
+target="$(cargo metadata --no-deps --format-version 1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+for crate in "${crates[@]}"; do
+  rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$crate"-[0-9]*
+  rm -rf "$target"/debug/.fingerprint/"$crate"-* "$target"/debug/deps/lib"${crate//-/_}"-* "$target"/debug/deps/"${crate//-/_}"-*
+done
 args=()
 for crate in "${crates[@]}"; do args+=(-p "$crate"); done
 # --allow-dirty: the check is about what the crates contain, not whether the tree is committed.
