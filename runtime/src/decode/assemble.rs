@@ -148,19 +148,18 @@ impl Decoder {
             (None, false) if self.key.is_none() && !self.has_metadata => return Err(Failure::Fatal(NULL_ROW.into())),
             (None, false) => return Err(Failure::Format(NULL_ROW.into())),
         };
-        let mut value_row = value_row.map(|(_, values)| values);
+        let value_row = value_row.map(|(_, values)| values);
         match &self.key {
             // With key fields, one row per key row: a record whose key gives none gives no row.
             Some(reader) if !reader.projection.is_empty() => {
-                for (i, key_row) in key_rows.iter().enumerate() {
+                let Some((last, others)) = key_rows.split_last() else { return Ok(()) };
+                for key_row in others {
                     let key_row = key_row.as_ref().ok_or_else(|| Failure::Format(NULL_KEY_ROW.into()))?;
-                    // The last key row takes the value row; the others copy it.
-                    let values = match i + 1 == key_rows.len() {
-                        true => value_row.take(),
-                        false => value_row.clone(),
-                    };
-                    out.push(self.make_row(kind, Some(key_row), values));
+                    out.push(self.make_row(kind, Some(key_row), value_row.clone()));
                 }
+                // The last key row takes the value row; the others copy it.
+                let last = last.as_ref().ok_or_else(|| Failure::Format(NULL_KEY_ROW.into()))?;
+                out.push(self.make_row(kind, Some(last), value_row));
             }
             _ => out.push(self.make_row(kind, None, value_row)),
         }
@@ -168,11 +167,12 @@ impl Decoder {
     }
 
     /// One table row: the key row's fields, then the value row's over them.
-    fn make_row(&self, kind: i8, key_row: Option<&Vec<Value>>, mut value_row: Option<Vec<Value>>) -> Row {
+    fn make_row(&self, kind: i8, key_row: Option<&Vec<Value>>, value_row: Option<Vec<Value>>) -> Row {
         let arity = self.spec.columns.len();
-        if let Some(values) = value_row.take_if(|v| self.value_is_row && v.len() == arity) {
-            return Row { kind, values };
-        }
+        let value_row = match value_row {
+            Some(values) if self.value_is_row && values.len() == arity => return Row { kind, values },
+            other => other,
+        };
         let mut values = vec![Value::Null; arity];
         if let (Some(reader), Some(key_row)) = (&self.key, key_row) {
             for (&at, v) in reader.projection.iter().zip(key_row) {
