@@ -19,13 +19,13 @@ export PATH="$HOME/.cargo/bin:$PATH"
 generate_header() {
     (cd capi && cbindgen --quiet --config cbindgen.toml --output "$1")
 }
-if [[ "${1:-}" == "--update-header" ]]; then
-    generate_header include/kjson.h
-    echo "capi: wrote $header"
-fi
 if ! command -v cbindgen >/dev/null; then
     echo "capi: installing cbindgen $CBINDGEN_VERSION"
     cargo install cbindgen --version "=$CBINDGEN_VERSION" --locked --quiet
+fi
+if [[ "${1:-}" == "--update-header" ]]; then
+    generate_header include/kjson.h
+    echo "capi: wrote $header"
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

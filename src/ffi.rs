@@ -1,6 +1,6 @@
-//! Batches moved in through the Arrow C Data Interface, checked before the encoder reads them:
-//! the one import the JNI library and the C ABI share (feature `ffi`). An engine on another Arrow
-//! version can hand its batches over the same way.
+//! The layer the native edges share (feature `ffi`): batches moved in through the Arrow C Data
+//! Interface, checked before the encoder reads them (an engine on another Arrow version can hand
+//! its batches over the same way), the handle table, and the panic guard with its error map.
 use std::fmt;
 use std::sync::Arc;
 
@@ -9,6 +9,8 @@ use arrow_array::{RecordBatch, RecordBatchOptions, StructArray};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType as ArrowType, Schema};
 
+pub mod guard;
+pub mod handles;
 mod null_views;
 
 /// Why an imported array is not a batch the encoder can read; the message says what the

@@ -59,7 +59,8 @@ typedef enum KjsonStatus {
    */
   KJSON_STATUS_REFUSED = 2,
   /**
-   * A bug in kjson (a caught panic); the handle may be closed and opened again.
+   * A bug in kjson (an internal error or a caught panic); after a panic the handle refuses
+   * further calls: close it and open another.
    */
   KJSON_STATUS_INTERNAL = 3,
   /**

@@ -1,10 +1,10 @@
-//! Open encoders and decoders by handle (one table, one numbering). Handles are numbers that are never reused, so a closed or made-up
-//! handle is an error, not a use after free. Each handle's state sits behind its own lock; the
-//! table's lock is held only to look a handle up.
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+//! Open encoders and decoders by handle: one [`HandleTable`] of the layer the native edges share
+//! (one numbering for both), so a zero, closed or made-up handle is an error, not a use after
+//! free. Each handle's state sits behind its own lock; the table's lock is held only to look a
+//! handle up.
+use std::sync::Mutex;
 
+use kjson_arrow::ffi::handles::{self, HandleError, HandleTable, Shared};
 use kjson_arrow::Encoder;
 
 use crate::decoder_state::DecoderState;
@@ -23,6 +23,9 @@ pub enum Engine {
 pub struct HandleState {
     pub engine: Engine,
     pub error: ErrorText,
+    /// A call on it panicked: as on the JNI edge, its encoder or decoder may be half-way through
+    /// a batch, so it is not used again (the error text stays readable until it is closed).
+    failed: bool,
 }
 
 impl HandleState {
@@ -45,65 +48,59 @@ impl HandleState {
     }
 }
 
-type Table = Mutex<HashMap<KjsonHandle, Arc<Mutex<HandleState>>>>;
-
-fn table() -> &'static Table {
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(Default::default)
-}
-
-/// A poisoned lock only means a panic was caught while it was held; the encoder starts every
-/// batch afresh, so its state is still usable.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
+static TABLE: Mutex<HandleTable<HandleState>> = Mutex::new(HandleTable::new("encoder or decoder"));
 
 pub fn insert(engine: Engine) -> KjsonHandle {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    let handle = NEXT.fetch_add(1, Ordering::Relaxed);
-    let state = HandleState { engine, error: ErrorText::empty() };
-    lock(table()).insert(handle, Arc::new(Mutex::new(state)));
-    handle
+    let state = HandleState { engine, error: ErrorText::empty(), failed: false };
+    handles::lock(&TABLE).insert(state)
 }
 
-fn get(handle: KjsonHandle) -> Option<Arc<Mutex<HandleState>>> {
-    lock(table()).get(&handle).cloned()
+fn get(handle: KjsonHandle) -> Result<Shared<HandleState>, CallError> {
+    handles::lock(&TABLE).get(handle).map_err(unknown)
 }
 
-pub fn remove(handle: KjsonHandle) -> bool {
-    lock(table()).remove(&handle).is_some()
+pub fn remove(handle: KjsonHandle) -> Result<(), CallError> {
+    handles::lock(&TABLE).remove(handle).map(drop).map_err(unknown)
 }
 
 /// Removes a decoder's handle; an encoder's stays open.
 pub fn remove_decoder(handle: KjsonHandle) -> Result<(), CallError> {
-    let entry = get(handle).ok_or_else(|| unknown(handle))?;
-    if matches!(lock(&entry).engine, Engine::Encoder(_)) {
+    let entry = get(handle)?;
+    if matches!(handles::lock(&entry).engine, Engine::Encoder(_)) {
         return Err(CallError::argument(format!("handle {handle} is an encoder's: close it with kjson_close")));
     }
-    match remove(handle) {
-        true => Ok(()),
-        false => Err(unknown(handle)),
-    }
+    remove(handle)
 }
 
-fn unknown(handle: KjsonHandle) -> CallError {
-    CallError::argument(format!("unknown handle {handle} (never opened, or closed already)"))
+fn unknown(error: HandleError) -> CallError {
+    CallError::argument(error.to_string())
 }
 
 /// Runs `body` on the handle's state. Its error text goes to the handle (cleared on success),
 /// or to the thread when the handle is unknown.
 pub fn with_handle(handle: KjsonHandle, body: impl FnOnce(&mut HandleState) -> Result<(), CallError>) -> KjsonStatus {
-    let Some(entry) = catch_panic(|| Ok(get(handle))).ok().flatten() else {
-        set_thread_error(&unknown(handle).message);
-        return KjsonStatus::InvalidArgument;
+    let entry = match catch_panic(|| get(handle)) {
+        Ok(entry) => entry,
+        Err(error) => {
+            set_thread_error(&error.message);
+            return error.status;
+        }
     };
-    let mut state = lock(&entry);
+    // The guard is taken outside the panic guard, so a panic in `body` does not poison the lock
+    // and the text of that failure can be kept with the handle.
+    let mut state = handles::lock(&entry);
+    if state.failed {
+        let message = format!("handle {handle} failed internally before; close it and open a new one");
+        state.error.set(&message);
+        return KjsonStatus::InvalidArgument;
+    }
     match catch_panic(|| body(&mut state)) {
         Ok(()) => {
             state.error = ErrorText::empty();
             KjsonStatus::Ok
         }
         Err(error) => {
+            state.failed = error.status == KjsonStatus::Internal;
             state.error.set(&error.message);
             error.status
         }
@@ -113,5 +110,5 @@ pub fn with_handle(handle: KjsonHandle, body: impl FnOnce(&mut HandleState) -> R
 /// The handle's last error text, or `None` for an unknown handle. The pointer stays valid until
 /// the next call on the handle or its close.
 pub fn error_text(handle: KjsonHandle) -> Option<*const std::ffi::c_char> {
-    get(handle).map(|entry| lock(&entry).error.as_ptr())
+    get(handle).ok().map(|entry| handles::lock(&entry).error.as_ptr())
 }

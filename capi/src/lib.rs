@@ -207,8 +207,5 @@ pub extern "C" fn kjson_error(handle: KjsonHandle) -> *const c_char {
 /// it again is an error.
 #[no_mangle]
 pub extern "C" fn kjson_close(handle: KjsonHandle) -> KjsonStatus {
-    thread_status(catch_panic(|| match handles::remove(handle) {
-        true => Ok(()),
-        false => Err(CallError::argument(format!("unknown handle {handle} (never opened, or closed already)"))),
-    }))
+    thread_status(catch_panic(|| handles::remove(handle)))
 }

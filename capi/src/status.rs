@@ -1,9 +1,8 @@
 //! Status codes, error text, and the guard that keeps panics on this side of the ABI.
+use kjson_arrow::ffi::guard::{self, FailureKind};
+use kjson_arrow::runtime::KjsonError;
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-use kjson_arrow::runtime::KjsonError;
 
 /// What a `kjson_*` call returns; the text is `kjson_error`'s.
 #[repr(C)]
@@ -16,7 +15,8 @@ pub enum KjsonStatus {
     /// The sink or the batch was refused: the DDL, an option, a type, a column's Arrow type,
     /// a null map key under `map-null-key.mode = FAIL`, or output past the slab limit.
     Refused = 2,
-    /// A bug in kjson (a caught panic); the handle may be closed and opened again.
+    /// A bug in kjson (an internal error or a caught panic); after a panic the handle refuses
+    /// further calls: close it and open another.
     Internal = 3,
     /// `kjson_decode`: a Kafka record that Flink's deserializer fails on failed the batch (the
     /// decoder's default); the text starts `record N: ` and the call's errors name record N.
@@ -38,7 +38,12 @@ impl CallError {
 
 impl From<KjsonError> for CallError {
     fn from(error: KjsonError) -> CallError {
-        CallError { status: KjsonStatus::Refused, message: error.to_string() }
+        let status = match FailureKind::of(&error) {
+            FailureKind::Record => KjsonStatus::RecordFailed,
+            FailureKind::Internal => KjsonStatus::Internal,
+            _ => KjsonStatus::Refused,
+        };
+        CallError { status, message: error.to_string() }
     }
 }
 
@@ -76,17 +81,8 @@ pub fn thread_error() -> *const c_char {
 
 /// Runs `body`, turning a panic into [`KjsonStatus::Internal`] with the panic's text.
 pub fn catch_panic<T>(body: impl FnOnce() -> Result<T, CallError>) -> Result<T, CallError> {
-    match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(result) => result,
-        Err(payload) => {
-            let text = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(CallError { status: KjsonStatus::Internal, message: format!("internal error (a kjson bug): {text}") })
-        }
-    }
+    guard::catch_panic(body)
+        .unwrap_or_else(|panic| Err(CallError { status: KjsonStatus::Internal, message: panic.to_string() }))
 }
 
 /// The status of a call without a handle to keep its error text.

@@ -340,8 +340,8 @@ fn timestamp_standard(side: &SideSpec) -> Result<TokenStream, KjsonError> {
     match side.options.timestamp_format {
         TimestampFormat::Sql => Ok(quote!(rt::Sql)),
         TimestampFormat::Iso8601 => Ok(quote!(rt::Iso8601)),
-        other => Err(KjsonError::schema(format!(
-            "internal: no generated timestamp writer for timestamp-format.standard '{}'",
+        other => Err(KjsonError::internal(format!(
+            "no generated timestamp writer for timestamp-format.standard '{}'",
             other.option_value()
         ))),
     }
@@ -382,7 +382,7 @@ pub fn schema_tokens(spec: &SinkSpec, fingerprint: u64, canonical: &str) -> Resu
     let columns = accessors(spec)?;
     let ItemNames { schema, rows } = item_names(spec);
     let fingerprint: Literal =
-        format!("{fingerprint:#018x}").parse().map_err(|_| KjsonError::schema("internal: bad literal"))?;
+        format!("{fingerprint:#018x}").parse().map_err(|_| KjsonError::internal("bad fingerprint literal"))?;
     let used =
         |c: usize| spec.value.projection.contains(&c) || spec.key.as_ref().is_some_and(|k| k.projection.contains(&c));
     let not_null = (0..columns.len()).filter(|&c| !columns[c].nullable && used(c)).map(Literal::usize_unsuffixed);

@@ -58,8 +58,8 @@ pub fn generate_for_ddl(ddl: &str, origin: &str) -> Result<GeneratedSource, Kjso
 
 /// `tokens` as formatted Rust source.
 fn format_tokens(tokens: proc_macro2::TokenStream) -> Result<String, KjsonError> {
-    let file: syn::File = syn::parse2(tokens)
-        .map_err(|e| KjsonError::schema(format!("internal: kjson-codegen produced invalid Rust: {e}")))?;
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| KjsonError::internal(format!("kjson-codegen produced invalid Rust: {e}")))?;
     Ok(prettyplease::unparse(&file))
 }
 

@@ -8,6 +8,7 @@
 use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray, JString};
 use jni::sys::{jboolean, jint, jlong, JNI_TRUE};
 use jni::JNIEnv;
+use kjson_arrow::ffi::handles;
 use kjson_arrow::{DecodedBatch, Decoder, OnError, RecordSide};
 use kjson_runtime::{KjsonError, SinkSpec};
 
@@ -26,7 +27,7 @@ fn session(handle: jlong) -> Result<Shared<DecodeSession>, BridgeError> {
 /// Runs `body` on the handle's decoder.
 fn with_decoder<T>(handle: jlong, body: impl FnOnce(&mut Decoder) -> Result<T, BridgeError>) -> Result<T, BridgeError> {
     let shared = session(handle)?;
-    let mut session = shared.lock().map_err(|_| {
+    let mut session = handles::lock_session(&shared).ok_or_else(|| {
         BridgeError::Misuse(format!("decoder handle {handle:#x} failed internally before; close it and open a new one"))
     })?;
     body(&mut session.decoder)

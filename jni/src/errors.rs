@@ -1,13 +1,10 @@
 //! The one place where failures become Java exceptions, and the wrapper every export runs its
 //! body in (errors and panics are thrown, never unwound into the JVM).
-use std::any::Any;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use jni::objects::{JThrowable, JValue};
 use jni::JNIEnv;
+use kjson_arrow::ffi::guard::{self, FailureKind, Panic};
+use kjson_arrow::ffi::handles::HandleError;
 use kjson_runtime::KjsonError;
-
-use super::registry::HandleError;
 
 /// Everything that can go wrong in an export.
 #[derive(Debug)]
@@ -21,7 +18,7 @@ pub enum BridgeError {
     /// A JNI call failed; if it left a Java exception pending, that one is reported.
     Jni(jni::errors::Error),
     /// A bug: a panic caught at the boundary.
-    Panic(String),
+    Panic(Panic),
 }
 
 impl From<KjsonError> for BridgeError {
@@ -48,24 +45,21 @@ const PACKAGE: &str = "org/kjson/flink/";
 pub fn java_exception(error: &BridgeError) -> (String, String) {
     let (class, message) = match error {
         BridgeError::Kjson(e) => {
-            let class = match e {
-                KjsonError::Parse { .. } | KjsonError::Option { .. } | KjsonError::Type { .. } => "KjsonSpecException",
-                KjsonError::Schema { .. } => "KjsonSchemaException",
-                KjsonError::MapNullKey { .. } => "KjsonMapNullKeyException",
-                KjsonError::Limit { .. } => "KjsonLimitException",
-                KjsonError::Value { .. } => "KjsonValueException",
-                KjsonError::Record { .. } => "KjsonRecordException",
-                _ => "KjsonException",
+            let class = match FailureKind::of(e) {
+                FailureKind::Spec => "KjsonSpecException",
+                FailureKind::Schema => "KjsonSchemaException",
+                FailureKind::MapNullKey => "KjsonMapNullKeyException",
+                FailureKind::Limit => "KjsonLimitException",
+                FailureKind::Value => "KjsonValueException",
+                FailureKind::Record => "KjsonRecordException",
+                FailureKind::Internal => "KjsonException",
             };
             return (format!("{PACKAGE}{class}"), e.to_string());
         }
         BridgeError::Misuse(m) => ("java/lang/IllegalStateException", m.clone()),
         BridgeError::Argument(m) => ("java/lang/IllegalArgumentException", m.clone()),
         BridgeError::Jni(e) => ("org/kjson/flink/KjsonException", format!("JNI call failed: {e}")),
-        BridgeError::Panic(m) => (
-            "org/kjson/flink/KjsonException",
-            format!("internal error in the native library (a bug, please report): {m}"),
-        ),
+        BridgeError::Panic(panic) => ("org/kjson/flink/KjsonException", panic.to_string()),
     };
     (class.to_string(), message)
 }
@@ -111,14 +105,6 @@ fn throw(env: &mut JNIEnv<'_>, error: BridgeError) {
     }
 }
 
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
-        (Some(s), _) => (*s).to_string(),
-        (_, Some(s)) => s.clone(),
-        _ => "panic with a non-string payload".to_string(),
-    }
-}
-
 /// Runs an export's body; an error or a panic is thrown as a Java exception and `fallback`
 /// (ignored by Java when an exception is pending) is returned instead.
 pub fn guarded<'local, T>(
@@ -126,11 +112,10 @@ pub fn guarded<'local, T>(
     fallback: T,
     body: impl FnOnce(&mut JNIEnv<'local>) -> Result<T, BridgeError>,
 ) -> T {
-    let outcome = catch_unwind(AssertUnwindSafe(|| body(env)));
-    let error = match outcome {
+    let error = match guard::catch_panic(|| body(env)) {
         Ok(Ok(value)) => return value,
         Ok(Err(error)) => error,
-        Err(payload) => BridgeError::Panic(panic_message(payload.as_ref())),
+        Err(panic) => BridgeError::Panic(panic),
     };
     throw(env, error);
     fallback
@@ -158,7 +143,8 @@ mod tests {
             ),
             (BridgeError::Misuse("closed".into()), "java/lang/IllegalStateException"),
             (BridgeError::Argument("null".into()), "java/lang/IllegalArgumentException"),
-            (BridgeError::Panic("boom".into()), "org/kjson/flink/KjsonException"),
+            (BridgeError::Kjson(KjsonError::internal("bug")), "org/kjson/flink/KjsonException"),
+            (BridgeError::Panic(Panic("boom".into())), "org/kjson/flink/KjsonException"),
         ];
         for (error, class) in cases {
             assert_eq!(java_exception(&error).0, class, "{error:?}");
@@ -180,13 +166,5 @@ mod tests {
         assert_eq!(record_index(&error), Some(7));
         assert_eq!(java_exception(&error).1, "record 7: Failed to deserialize JSON 'x'.");
         assert_eq!(record_index(&BridgeError::Misuse("m".into())), None);
-    }
-
-    #[test]
-    fn panic_payloads_become_text() {
-        let payload = catch_unwind(|| panic!("static text")).expect_err("panics");
-        assert_eq!(panic_message(payload.as_ref()), "static text");
-        let payload = catch_unwind(|| panic!("formatted {}", 7)).expect_err("panics");
-        assert_eq!(panic_message(payload.as_ref()), "formatted 7");
     }
 }

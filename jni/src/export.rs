@@ -11,6 +11,7 @@ use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{Array, RecordBatch, StructArray};
 use arrow_schema::{DataType as ArrowType, Fields, Schema};
 use kjson_arrow::DecodedBatch;
+use kjson_runtime::KjsonError;
 
 use super::BridgeError;
 
@@ -97,7 +98,7 @@ pub fn check_out<T: Releasable>(address: i64, what: &str) -> Result<OutAddress<T
 /// Exports the struct type of `fields` into the caller's (checked) schema struct.
 pub fn write_schema(fields: Fields, address: OutAddress<FFI_ArrowSchema>) -> Result<(), BridgeError> {
     let schema = FFI_ArrowSchema::try_from(ArrowType::Struct(fields))
-        .map_err(|e| BridgeError::Panic(format!("cannot export the decoded schema: {e}")))?;
+        .map_err(|e| KjsonError::internal(format!("cannot export the decoded schema: {e}")))?;
     // SAFETY: as in `Exported::write_array`, for the ArrowSchema struct.
     unsafe { address.0.write(schema) };
     Ok(())

@@ -22,6 +22,7 @@ use jni::sys::{jint, jlong, jstring};
 use jni::JNIEnv;
 use kjson_runtime::{Compatibility, KeyValueSlabs, SinkParts, SinkSpec};
 
+use kjson_arrow::ffi::handles;
 use kjson_arrow::Encoder;
 
 pub use errors::{java_exception, BridgeError};
@@ -81,7 +82,7 @@ fn encode(
     let imported = import::take(array_address, schema_address)?;
     let kinds: Option<Int8Array> = args::row_kinds(env, kinds)?;
     let shared = registry::registry().get(handle)?;
-    let mut session = shared.lock().map_err(|_| {
+    let mut session = handles::lock_session(&shared).ok_or_else(|| {
         BridgeError::Misuse(format!("encoder handle {handle:#x} failed internally before; close it and open a new one"))
     })?;
     let (batch, batch_type) = imported.into_batch(session.batch_type.as_ref())?;
@@ -217,7 +218,8 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonEncoder_kindDescription0<'
 /// The kind of the encoder behind `handle`.
 fn encoder_kind(handle: jlong) -> Result<kjson_arrow::EncoderKind, BridgeError> {
     let shared = registry::registry().get(handle)?;
-    let session = shared.lock().map_err(|_| BridgeError::Misuse(format!("encoder handle {handle:#x} is unusable")))?;
+    let session = handles::lock_session(&shared)
+        .ok_or_else(|| BridgeError::Misuse(format!("encoder handle {handle:#x} failed internally before")))?;
     Ok(session.encoder.kind().clone())
 }
 

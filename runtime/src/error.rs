@@ -38,6 +38,8 @@ pub enum KjsonError {
     /// A Kafka record the format cannot read (Flink's deserializer throws): `record` is its
     /// index in the batch handed to the decoder.
     Record { record: usize, message: String },
+    /// A bug in kjson: a state its own code should never reach (not the caller's input).
+    Internal { message: String },
 }
 
 impl KjsonError {
@@ -55,6 +57,9 @@ impl KjsonError {
     }
     pub fn value(message: impl Into<String>) -> Self {
         KjsonError::Value { message: message.into() }
+    }
+    pub fn internal(message: impl Into<String>) -> Self {
+        KjsonError::Internal { message: message.into() }
     }
 
     /// A value error of a top-level column, with the column's name put in front.
@@ -84,7 +89,8 @@ impl KjsonError {
             | KjsonError::MapNullKey { message }
             | KjsonError::Limit { message }
             | KjsonError::Value { message }
-            | KjsonError::Record { message, .. } => message,
+            | KjsonError::Record { message, .. }
+            | KjsonError::Internal { message } => message,
         }
     }
 
@@ -108,6 +114,7 @@ impl fmt::Display for KjsonError {
             KjsonError::MapNullKey { .. } => "null map key",
             KjsonError::Limit { .. } => "limit exceeded",
             KjsonError::Value { .. } => "invalid value",
+            KjsonError::Internal { .. } => "internal error (a kjson bug, please report it)",
             KjsonError::Record { record, .. } => return write!(f, "record {record}: {}", self.message()),
         };
         match self.position() {

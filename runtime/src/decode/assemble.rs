@@ -201,7 +201,7 @@ impl Decoder {
             .collect();
         let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(rows.len()));
         RecordBatch::try_new_with_options(self.schema.clone(), columns, &options)
-            .map_err(|e| KjsonError::schema(format!("internal: decoded arrays do not form a batch: {e}")))
+            .map_err(|e| KjsonError::internal(format!("decoded arrays do not form a batch: {e}")))
     }
 }
 

@@ -128,7 +128,7 @@ impl DecodedBatch {
         columns.push(Arc::new(Int32Array::from(records)));
         let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(self.batch.num_rows()));
         RecordBatch::try_new_with_options(schema, columns, &options)
-            .map_err(|e| KjsonError::schema(format!("internal: decoded columns do not form a batch: {e}")))
+            .map_err(|e| KjsonError::internal(format!("decoded columns do not form a batch: {e}")))
     }
 }
 

@@ -331,7 +331,7 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
                 fields.iter().zip(s.columns()).map(|(f, c)| bind(&f.node, c.as_ref())).collect::<Result<_>>()?;
             Column::Row { nulls: s.nulls(), names: fields, fields: bound }
         }
-        _ => return Err(KjsonError::schema(format!("internal: plan {node:?} does not fit Arrow type {ty}"))),
+        _ => return Err(KjsonError::internal(format!("plan {node:?} does not fit Arrow type {ty}"))),
     };
     Ok(col)
 }
@@ -419,7 +419,7 @@ fn bind_time(array: &dyn Array) -> Result<Column<'_>> {
             let values = array.as_primitive::<Time64NanosecondType>().values();
             Column::Time64 { values: Prim { values, nulls }, mul: 1, div: 1_000_000 }
         }
-        other => return Err(KjsonError::schema(format!("internal: {other} is not a time type"))),
+        other => return Err(KjsonError::internal(format!("{other} is not a time type"))),
     })
 }
 
@@ -453,6 +453,6 @@ fn byte_values(array: &dyn Array) -> Result<ByteValues<'_>> {
         ArrowType::LargeBinary => ByteValues::LargeBinary(array.as_binary::<i64>()),
         ArrowType::BinaryView => ByteValues::BinaryView(array.as_binary_view()),
         ArrowType::FixedSizeBinary(_) => ByteValues::Fixed(array.as_fixed_size_binary()),
-        other => return Err(KjsonError::schema(format!("internal: {other} is not a byte type"))),
+        other => return Err(KjsonError::internal(format!("{other} is not a byte type"))),
     })
 }

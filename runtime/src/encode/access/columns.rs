@@ -34,7 +34,7 @@ fn wrong_column(expected: &str, found: &Column<'_>) -> KjsonError {
         Column::DayTime(_) | Column::Duration { .. } => "interval",
         Column::List { .. } | Column::Map { .. } | Column::Row { .. } => "nested",
     };
-    KjsonError::schema(format!("internal: generated code expects a {expected} column, the plan bound a {found} one"))
+    KjsonError::internal(format!("generated code expects a {expected} column, the plan bound a {found} one"))
 }
 
 /// Makes an accessor from a bound column, checking it is the kind the accessor reads.

@@ -12,7 +12,7 @@ use crate::error::{KjsonError, Result};
 
 #[cold]
 fn not_nested(expected: &str) -> KjsonError {
-    KjsonError::schema(format!("internal: generated code expects a {expected} column, the plan bound another kind"))
+    KjsonError::internal(format!("generated code expects a {expected} column, the plan bound another kind"))
 }
 
 /// ROW: only its nulls; the fields have accessors of their own.

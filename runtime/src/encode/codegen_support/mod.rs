@@ -96,9 +96,9 @@ impl<S: GeneratedSchema> BatchEncoder for GeneratedEncoder<S> {
 /// Column `index` of the bound batch (the plan guarantees it exists).
 #[inline]
 pub fn column<'c, 'a>(columns: &'c [Column<'a>], index: usize) -> Result<&'c Column<'a>> {
-    columns.get(index).ok_or_else(|| {
-        KjsonError::schema(format!("internal: generated code reads column {index} of {}", columns.len()))
-    })
+    columns
+        .get(index)
+        .ok_or_else(|| KjsonError::internal(format!("generated code reads column {index} of {}", columns.len())))
 }
 
 /// `,` before every field of a row but the first (with `encode.ignore-null-fields`, where which
