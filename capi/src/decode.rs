@@ -92,13 +92,16 @@ unsafe fn prepare_outs(
     if !schema.is_aligned() || !errors.is_aligned() {
         return Err(CallError::argument("schema or errors is not aligned"));
     }
-    // SAFETY (the three writes): non-null (or skipped) and aligned, writable by the caller's
-    // contract; the caller's storage is overwritten without being read or dropped.
+    // The three outs are emptied first, so that every later failure leaves them so; each is
+    // overwritten without being read or dropped.
+    // SAFETY: non-null and aligned (checked above), writable by the caller's contract; overwritten unread.
     unsafe { array.write(FFI_ArrowArray::empty()) };
     if !schema.is_null() {
+        // SAFETY: as for `array`: non-null here, aligned (checked above).
         unsafe { schema.write(FFI_ArrowSchema::empty()) };
     }
     if !errors.is_null() {
+        // SAFETY: as for `array`: non-null here, aligned (checked above).
         unsafe { errors.write(KjsonDecodeErrors::empty()) };
     }
     Ok(Outs { array, schema, errors })
@@ -116,9 +119,12 @@ unsafe fn side<'a>(slab: *const KjsonSlab, what: &str) -> Result<Option<RecordSi
     }
     // SAFETY: non-null and aligned (checked), initialized by the caller's contract.
     let slab = unsafe { &*slab };
-    // SAFETY (the three slices): lengths and pointers per this function's contract.
+    // The three slices: pointers and lengths per this function's contract.
+    // SAFETY: `bytes` holds `bytes_len` bytes, per this function's contract.
     let data = unsafe { slice(slab.bytes, slab.bytes_len, &format!("{what}.bytes")) }?;
+    // SAFETY: `offsets` holds `count` offsets, per this function's contract.
     let offsets = unsafe { slice(slab.offsets, slab.count, &format!("{what}.offsets")) }?;
+    // SAFETY: `lengths` holds `count` lengths, per this function's contract.
     let lengths = unsafe { slice(slab.lengths, slab.count, &format!("{what}.lengths")) }?;
     Ok(Some(RecordSide { data, offsets, lengths }))
 }
@@ -159,6 +165,7 @@ pub unsafe extern "C" fn kjson_decode(
         let state = state.decoder()?;
         // SAFETY: per this function's contract.
         let keys = unsafe { side(keys, "keys") }?;
+        // SAFETY: `values` per this function's contract.
         let values = unsafe { side(values, "values") }?.ok_or_else(|| CallError::argument("values is NULL"))?;
         let decoded: DecodedBatch = match state.decoder.decode(keys, values) {
             Ok(decoded) => decoded,
@@ -178,9 +185,11 @@ pub unsafe extern "C" fn kjson_decode(
         // (prepare_outs); the exports move to the caller, who releases them.
         unsafe { outs.array.write(exported_array) };
         if !outs.schema.is_null() {
+            // SAFETY: non-null here, checked aligned and writable (prepare_outs); the export moves to the caller.
             unsafe { outs.schema.write(exported_schema) };
         }
         if !outs.errors.is_null() {
+            // SAFETY: non-null here, checked aligned and writable (prepare_outs).
             unsafe { outs.errors.write(failed) };
         }
         Ok(())

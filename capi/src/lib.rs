@@ -63,7 +63,7 @@ pub unsafe extern "C" fn kjson_open_ddl(
     float_spelling: *const c_char,
     handle: *mut KjsonHandle,
 ) -> KjsonStatus {
-    // SAFETY (both blocks): the pointers follow this function's contract.
+    // SAFETY: the pointers follow this function's contract.
     thread_status(catch_panic(|| unsafe {
         open(handle, || ddl_spec(ddl, flink_version, float_spelling, false), encoder)
     }))
@@ -126,7 +126,7 @@ pub unsafe extern "C" fn kjson_open_parts(
     float_spelling: *const c_char,
     handle: *mut KjsonHandle,
 ) -> KjsonStatus {
-    // SAFETY (both blocks): the pointers follow this function's contract.
+    // SAFETY: the pointers follow this function's contract.
     thread_status(catch_panic(|| unsafe {
         open(handle, || parts_spec(parts, flink_version, float_spelling, false), encoder)
     }))
@@ -183,6 +183,7 @@ pub unsafe extern "C" fn kjson_encode(
         unsafe { records.write(KjsonRecords::empty()) };
         // SAFETY: `schema` and `row_kinds` per this function's contract.
         let batch = unsafe { import::batch(taken?, schema) }?;
+        // SAFETY: `row_kinds` holds `row_kinds_len` bytes or is NULL, per this function's contract.
         let kinds = unsafe { import::row_kinds(row_kinds, row_kinds_len) }?;
         let slabs = state.encoder()?.encode(&batch, kinds.as_ref())?;
         // SAFETY: as above; the slabs live in the handle's state until its next call.

@@ -69,19 +69,26 @@ pub unsafe fn slice<'a, T>(ptr: *const T, len: usize, what: &str) -> Result<&'a 
 /// Every pointer in `parts` follows its field's contract (see [`KjsonSinkParts`]).
 pub unsafe fn sink_parts(parts: &KjsonSinkParts) -> Result<SinkParts, CallError> {
     let mut sink = SinkParts::default();
-    // SAFETY (every block below): the pointers and lengths come from `parts`, per its contract.
+    // Every block below reads pointers and lengths from `parts`, per its contract.
     if !parts.table_name.is_null() {
+        // SAFETY: `table_name` is non-null here and NUL-terminated, per `parts`' contract.
         sink.table_name = unsafe { text(parts.table_name, "table_name") }?;
     }
+    // SAFETY: `columns` holds `column_count` columns, per `parts`' contract.
     let columns = unsafe { slice(parts.columns, parts.column_count, "columns") }?;
     for (i, column) in columns.iter().enumerate() {
+        // SAFETY: each column's name is a NUL-terminated string, per `parts`' contract.
         sink.field_names.push(unsafe { text(column.name, &format!("columns[{i}].name")) }?);
+        // SAFETY: each column's type string is a NUL-terminated string, per `parts`' contract.
         sink.type_strings.push(unsafe { text(column.type_string, &format!("columns[{i}].type_string")) }?);
     }
+    // SAFETY: `primary_key` holds `primary_key_count` strings, per `parts`' contract.
     let primary_key = unsafe { slice(parts.primary_key, parts.primary_key_count, "primary_key") }?;
     for (i, &name) in primary_key.iter().enumerate() {
+        // SAFETY: each primary key name is a NUL-terminated string, per `parts`' contract.
         sink.primary_key.push(unsafe { text(name, &format!("primary_key[{i}]")) }?);
     }
+    // SAFETY: `options` holds `option_count` options, per `parts`' contract.
     sink.options = unsafe { options(parts.options, parts.option_count, "options") }?;
     Ok(sink)
 }
@@ -92,7 +99,9 @@ unsafe fn options(ptr: *const KjsonOption, len: usize, what: &str) -> Result<BTr
     let mut map = BTreeMap::new();
     // SAFETY: per this function's contract.
     for (i, option) in unsafe { slice(ptr, len, what) }?.iter().enumerate() {
+        // SAFETY: every key is NUL-terminated, per this function's contract.
         let key = unsafe { text(option.key, &format!("{what}[{i}].key")) }?;
+        // SAFETY: every value is NUL-terminated, per this function's contract.
         let value = unsafe { text(option.value, &format!("{what}[{i}].value")) }?;
         if map.insert(key.clone(), value).is_some() {
             return Err(CallError::argument(format!("{what} sets option '{key}' twice")));

@@ -125,10 +125,8 @@ fn the_encoders_records_decode_into_the_rows_they_came_from() {
     let ddl = CString::new(DDL).unwrap();
     let mut encoder: KjsonHandle = 0;
     // SAFETY: as in open_decoder.
-    assert_eq!(
-        unsafe { kjson_open_ddl(ddl.as_ptr(), std::ptr::null(), std::ptr::null(), &mut encoder) },
-        KjsonStatus::Ok
-    );
+    let status = unsafe { kjson_open_ddl(ddl.as_ptr(), std::ptr::null(), std::ptr::null(), &mut encoder) };
+    assert_eq!(status, KjsonStatus::Ok);
     let batch = StructArray::from(vec![
         (Arc::new(Field::new("id", DataType::Int64, false)), Arc::new(Int64Array::from(vec![1, 2, 3])) as _),
         (
@@ -306,10 +304,8 @@ fn misuse_is_an_error_not_a_crash() {
     let ddl = CString::new(DDL).unwrap();
     let mut encoder: KjsonHandle = 0;
     // SAFETY: as in open_decoder.
-    assert_eq!(
-        unsafe { kjson_open_ddl(ddl.as_ptr(), std::ptr::null(), std::ptr::null(), &mut encoder) },
-        KjsonStatus::Ok
-    );
+    let status = unsafe { kjson_open_ddl(ddl.as_ptr(), std::ptr::null(), std::ptr::null(), &mut encoder) };
+    assert_eq!(status, KjsonStatus::Ok);
     assert_eq!(decode(encoder, None, &values.slab()).status, KjsonStatus::InvalidArgument);
     assert!(error(encoder).contains("an encoder's"), "{}", error(encoder));
     assert_eq!(kjson_decoder_close(encoder), KjsonStatus::InvalidArgument);

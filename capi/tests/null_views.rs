@@ -48,6 +48,7 @@ fn unwritten_views_under_nulls_are_not_read() {
     assert_eq!(values.count, 3);
     // SAFETY: the slab stays valid until the next call on the handle.
     let lengths = unsafe { std::slice::from_raw_parts(values.lengths, values.count) };
+    // SAFETY: as above: the slab stays valid until the next call on the handle.
     let bytes = unsafe { std::slice::from_raw_parts(values.bytes, values.bytes_len) };
     let text = String::from_utf8(bytes.to_vec()).unwrap();
     assert_eq!(text, r#"{"s":"a"}{"s":null}{"s":"a value longer than twelve"}"#);
