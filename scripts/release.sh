@@ -70,7 +70,7 @@ machine_of() {
 build_target() {
   local target="$1"
   (cd "$ROOT" &&
-    nice cargo zigbuild --release --target "$target.$GLIBC_FLOOR" -p "$CLI_PACKAGE" --bin "$CLI_BIN" &&
+    nice cargo zigbuild --release --target "$target.$GLIBC_FLOOR" -p "$CLI_PACKAGE" --no-default-features --bin "$CLI_BIN" &&
     nice cargo zigbuild --release --target "$target.$GLIBC_FLOOR" -p "$JNI_PACKAGE" --lib)
 }
 

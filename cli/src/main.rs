@@ -30,6 +30,7 @@ enum Command {
     /// Print the specialized encoder source generated for a DDL.
     Codegen(cli::codegen::CodegenArgs),
     /// Time generated, dynamic and arrow-json encoders (and memcpy) on the same Nexmark batches.
+    #[cfg(feature = "bench")]
     Bench(cli::bench::BenchArgs),
 }
 
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => cli::inspect::run_inspect(&args),
         Command::Nexmark(args) => cli::nexmark::run_nexmark(&args).map(|report| println!("{report}")),
         Command::Codegen(args) => cli::codegen::run_codegen(&args),
+        #[cfg(feature = "bench")]
         Command::Bench(args) => cli::bench::run_bench(&args),
     };
     match result {

@@ -1,4 +1,5 @@
 //! The `kjson` command line: one module per subcommand.
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod codegen;
 pub mod common;

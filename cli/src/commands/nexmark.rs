@@ -1,13 +1,13 @@
 //! `kjson nexmark`: the main job on embedded defaults. Generates a Nexmark sink's rows, encodes
 //! them through the query's embedded Kafka DDL and, in the same run, through arrow-json's
-//! line-delimited writer as the baseline, then reports the throughput of each.
+//! line-delimited writer as the baseline, then reports the throughput of each. The baseline needs
+//! the `bench` feature (on by default; release binaries are built without it).
 use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use arrow_json::LineDelimitedWriter;
 use clap::Args;
 use kjson_arrow::runtime::{KeyValueSlabs, SinkSpec};
 
@@ -103,8 +103,9 @@ pub struct NexmarkReport {
     pub null_keys: usize,
     /// kjson: bytes of the key and value records (no separators).
     pub kjson: Throughput,
-    /// arrow-json `LineDelimitedWriter` over the same batches: bytes including newlines.
-    pub arrow_json: Throughput,
+    /// arrow-json `LineDelimitedWriter` over the same batches: bytes including newlines. `None`
+    /// in a build without the `bench` feature.
+    pub arrow_json: Option<Throughput>,
     /// Time spent generating (not part of either measurement).
     pub generation: Duration,
 }
@@ -121,7 +122,7 @@ impl NexmarkReport {
             tombstones: 0,
             null_keys: 0,
             kjson: Throughput::default(),
-            arrow_json: Throughput::default(),
+            arrow_json: cfg!(feature = "bench").then(Throughput::default),
             generation: Duration::ZERO,
         }
     }
@@ -177,8 +178,10 @@ fn run_measured(
             write_records(out, slabs, rows).map_err(|e| format!("writing the records: {e}"))?;
         }
 
-        report.arrow_json.elapsed += encode_baseline(&batch, &mut baseline_buffer)?;
-        report.arrow_json.bytes += baseline_buffer.len() as u64;
+        if let Some(baseline) = report.arrow_json.as_mut() {
+            baseline.elapsed += encode_baseline(&batch, &mut baseline_buffer)?;
+            baseline.bytes += baseline_buffer.len() as u64;
+        }
         report.rows += rows;
         progress.update(report.rows);
     }
@@ -213,14 +216,20 @@ fn write_records(out: &mut dyn Write, slabs: &KeyValueSlabs, rows: usize) -> std
 
 /// arrow-json's line-delimited writer over the whole batch (it has no key/value split or row
 /// kinds); returns the time of the write alone.
+#[cfg(feature = "bench")]
 fn encode_baseline(batch: &NexmarkBatch, buffer: &mut Vec<u8>) -> Result<Duration, String> {
     buffer.clear();
     let started = Instant::now();
-    let mut writer = LineDelimitedWriter::new(&mut *buffer);
+    let mut writer = arrow_json::LineDelimitedWriter::new(&mut *buffer);
     writer.write(&batch.batch).map_err(|e| format!("arrow-json baseline: {e}"))?;
     writer.finish().map_err(|e| format!("arrow-json baseline: {e}"))?;
     drop(writer);
     Ok(started.elapsed())
+}
+
+#[cfg(not(feature = "bench"))]
+fn encode_baseline(_batch: &NexmarkBatch, _buffer: &mut Vec<u8>) -> Result<Duration, String> {
+    unreachable!("the report has no baseline without the bench feature")
 }
 
 impl fmt::Display for NexmarkReport {
@@ -232,7 +241,8 @@ impl fmt::Display for NexmarkReport {
         )?;
         writeln!(f, "kjson encoder: {}", self.encoder)?;
         writeln!(f, "{:<12}{:>16}{:>12}{:>16}{:>12}", "encoder", "rows/s", "MB/s", "bytes", "seconds")?;
-        for (name, t) in [("kjson", &self.kjson), ("arrow-json", &self.arrow_json)] {
+        let baseline = self.arrow_json.as_ref().map(|t| ("arrow-json", t));
+        for (name, t) in std::iter::once(("kjson", &self.kjson)).chain(baseline) {
             writeln!(
                 f,
                 "{name:<12}{:>16.0}{:>12.1}{:>16}{:>12.3}",
@@ -242,9 +252,14 @@ impl fmt::Display for NexmarkReport {
                 t.elapsed.as_secs_f64()
             )?;
         }
-        let ratio = self.arrow_json.elapsed.as_secs_f64() / self.kjson.elapsed.as_secs_f64();
-        if ratio.is_finite() {
-            writeln!(f, "ratio: kjson {ratio:.2}x the rows/s of arrow-json")?;
+        match &self.arrow_json {
+            Some(baseline) => {
+                let ratio = baseline.elapsed.as_secs_f64() / self.kjson.elapsed.as_secs_f64();
+                if ratio.is_finite() {
+                    writeln!(f, "ratio: kjson {ratio:.2}x the rows/s of arrow-json")?;
+                }
+            }
+            None => writeln!(f, "arrow-json: not measured (a build without the `bench` feature)")?,
         }
         writeln!(f, "records {}, tombstones {}, null keys {}", self.records, self.tombstones, self.null_keys)?;
         write!(f, "generation (not timed above): {:.3} s", self.generation.as_secs_f64())
@@ -335,7 +350,7 @@ mod tests {
                 Query::Q19 => "{\"auction\":".to_string(),
             };
             assert!(first_key.starts_with(&expected_key), "{query}: {first_key}");
-            assert!(report.kjson.bytes > 0 && report.arrow_json.bytes > 0);
+            assert!(report.kjson.bytes > 0 && report.arrow_json.as_ref().is_some_and(|t| t.bytes > 0));
         }
     }
 }
