@@ -32,6 +32,7 @@ check fmt cargo fmt --all -- --check
 check clippy cargo clippy --workspace --all-targets --locked -- -D warnings
 check doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 check no-default-features cargo check -p kjson-runtime --no-default-features --locked
+check cli-release-features cargo clippy -p kjson-cli --all-targets --no-default-features --locked -- -D warnings
 if [[ "${1:-}" != "--no-msrv" ]]; then
   rustup toolchain list | grep -q "^$msrv" || rustup toolchain install "$msrv" --profile minimal
   # The crates other engines build: the library and what it depends on.
