@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The habits CI keeps: formatting, clippy and rustdoc without warnings, the runtime without its
-# Arrow half (what the build script compiles), and the published crates on the declared MSRV.
+# Arrow half (what the build script compiles), the published crates on the declared MSRV, and
+# their public API against the listings in api/ (nightly rustdoc).
 #   scripts/lint.sh            every check
 #   scripts/lint.sh --no-msrv  without the MSRV toolchain (it installs one toolchain, ~1 minute)
 set -euo pipefail
@@ -32,6 +33,7 @@ check fmt cargo fmt --all -- --check
 check clippy cargo clippy --workspace --all-targets --locked -- -D warnings
 check doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 check no-default-features cargo check -p kjson-runtime --no-default-features --locked
+check public-api scripts/public-api.sh
 check cli-release-features cargo clippy -p kjson-cli --all-targets --no-default-features --locked -- -D warnings
 if [[ "${1:-}" != "--no-msrv" ]]; then
   rustup toolchain list | grep -q "^$msrv" || rustup toolchain install "$msrv" --profile minimal

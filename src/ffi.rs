@@ -9,7 +9,10 @@ use arrow_array::{RecordBatch, RecordBatchOptions, StructArray};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType as ArrowType, Schema};
 
+// For kjson's own edges (JNI, C ABI): public so that they can share them, not promised.
+#[doc(hidden)]
 pub mod guard;
+#[doc(hidden)]
 pub mod handles;
 mod null_views;
 
