@@ -34,8 +34,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut encoder = Encoder::open(SinkSpec::from_ddl(DDL)?, Compatibility::default())?;
     let slabs = encoder.encode(&batch, None)?;
     for row in 0..slabs.num_rows() {
-        println!("{}", String::from_utf8_lossy(slabs.values.record(row).unwrap_or_default()));
+        println!("{}", String::from_utf8_lossy(slabs.values().record(row).unwrap_or_default()));
     }
-    assert_eq!(slabs.values.record(1), Some(&br#"{"id":2,"name":null}"#[..]));
+    assert_eq!(slabs.values().record(1), Some(&br#"{"id":2,"name":null}"#[..]));
     Ok(())
 }

@@ -34,7 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let slabs = encoder.encode(&batch, Some(&row_kinds))?;
     for row in 0..slabs.num_rows() {
-        println!("{}\t{}", shown(&slabs.keys, row), shown(&slabs.values, row));
+        println!("{}\t{}", shown(slabs.keys(), row), shown(slabs.values(), row));
     }
     Ok(())
 }

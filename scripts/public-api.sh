@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The public API of the published crates, listed in api/<crate>.txt (one item per line, from
 # rustdoc's JSON output; needs the nightly toolchain). A change to the surface must show up in
-# the listing, so it is deliberate and reviewed.
+# the listing, so it is deliberate and reviewed. Hidden items are documented for the walk only:
+# the walker follows re-exports into hidden modules and leaves the hidden items themselves out.
 #   scripts/public-api.sh            check the listings are current
 #   scripts/public-api.sh --update   rewrite them
 set -euo pipefail
@@ -19,7 +20,7 @@ status=0
 for entry in "${crates[@]}"; do
   read -r crate package features <<<"$entry"
   CARGO_TARGET_DIR="$target_dir" cargo +nightly rustdoc --quiet --locked -p "$package" --lib "$features" \
-    -- -Zunstable-options --output-format json
+    -- -Zunstable-options --output-format json --document-hidden-items
   listing="api/${crate}.txt"
   fresh="$target_dir/${crate}.txt"
   python3 scripts/lib/public_api.py "$target_dir/doc/${crate}.json" >"$fresh"

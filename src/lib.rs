@@ -28,11 +28,11 @@
 //!
 //!     let slabs = encoder.encode(&batch, row_kinds)?; // &KeyValueSlabs
 //!     for row in 0..slabs.num_rows() {
-//!         let key: Option<&[u8]> = slabs.keys.record(row); // None: null key
-//!         let value: Option<&[u8]> = slabs.values.record(row); // None: tombstone
+//!         let key: Option<&[u8]> = slabs.keys().record(row); // None: null key
+//!         let value: Option<&[u8]> = slabs.values().record(row); // None: tombstone
 //!         println!("{:?} {:?}", key.map(String::from_utf8_lossy), value.map(String::from_utf8_lossy));
 //!     }
-//!     assert_eq!(slabs.values.record(1), Some(&br#"{"id":2,"name":null}"#[..]));
+//!     assert_eq!(slabs.values().record(1), Some(&br#"{"id":2,"name":null}"#[..]));
 //!     Ok(())
 //! }
 //! ```

@@ -125,13 +125,13 @@ fn slabs_equal(a: &KeyValueSlabs, b: &KeyValueSlabs) -> bool {
     let side = |x: &kjson_arrow::runtime::Slab, y: &kjson_arrow::runtime::Slab| {
         x.len() == y.len() && (0..x.len()).all(|row| x.record(row) == y.record(row))
     };
-    side(&a.keys, &b.keys) && side(&a.values, &b.values)
+    side(a.keys(), b.keys()) && side(a.values(), b.values())
 }
 
 fn describe(slabs: &KeyValueSlabs) -> String {
     let show = |r: Option<&[u8]>| r.map_or("<null>".to_string(), |r| String::from_utf8_lossy(r).into_owned());
     (0..slabs.num_rows())
-        .map(|row| format!("{row}: {} | {}\n", show(slabs.keys.record(row)), show(slabs.values.record(row))))
+        .map(|row| format!("{row}: {} | {}\n", show(slabs.keys().record(row)), show(slabs.values().record(row))))
         .collect()
 }
 
@@ -212,7 +212,7 @@ fn a_spec_not_in_schemas_falls_back_to_the_dynamic_encoder_with_the_same_bytes()
         random_batch(&spec, Shape { rows: 30, null_per_mille: 200, nulls_in_not_null: false }, &mut Rng::new(3));
     let got = encoder.encode(&drawn.batch, drawn.row_kinds.as_ref()).unwrap().clone();
     assert!(slabs_equal(&got, dynamic.encode(&drawn.batch, drawn.row_kinds.as_ref()).unwrap()));
-    assert!(got.values.record(0).is_some_and(|r| r.starts_with(b"{\"a\":")));
+    assert!(got.values().record(0).is_some_and(|r| r.starts_with(b"{\"a\":")));
 
     // One option away from a generated schema is a different spec: dynamic too.
     let mut q0 = schema_spec("q0");
@@ -264,7 +264,7 @@ fn assert_fixture(
         let kind = encoder.kind().to_string();
         let slabs = encoder.encode(batch, kinds).unwrap();
         let got: Vec<Record<'_>> =
-            (0..slabs.num_rows()).map(|row| (slabs.keys.record(row), slabs.values.record(row))).collect();
+            (0..slabs.num_rows()).map(|row| (slabs.keys().record(row), slabs.values().record(row))).collect();
         let want: Vec<Record<'_>> =
             expected.iter().map(|(k, v)| (k.map(str::as_bytes), v.map(str::as_bytes))).collect();
         assert_eq!(got, want, "{stem} with the {kind} encoder:\n{}", describe(slabs));
@@ -440,13 +440,13 @@ fn q9_debezium_wraps_the_json_object() {
     let plain = json.encode(&drawn.batch, None).unwrap().clone();
     let wrapped = debezium.encode(&drawn.batch, Some(&kinds)).unwrap();
     for row in 0..40 {
-        let object = String::from_utf8(plain.values.record(row).unwrap().to_vec()).unwrap();
+        let object = String::from_utf8(plain.values().record(row).unwrap().to_vec()).unwrap();
         let expected = match row % 4 {
             0 | 2 => format!("{{\"before\":null,\"after\":{object},\"op\":\"c\"}}"),
             _ => format!("{{\"before\":{object},\"after\":null,\"op\":\"d\"}}"),
         };
-        assert_eq!(wrapped.values.record(row), Some(expected.as_bytes()), "row {row}");
-        assert_eq!(wrapped.keys.record(row), plain.keys.record(row), "row {row}");
+        assert_eq!(wrapped.values().record(row), Some(expected.as_bytes()), "row {row}");
+        assert_eq!(wrapped.keys().record(row), plain.keys().record(row), "row {row}");
     }
 }
 

@@ -32,8 +32,8 @@ fn encode(columns: &str, fields: Vec<Field>, arrays: Vec<ArrayRef>) -> Result<Ve
     let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).unwrap();
     let mut encoder = open(columns, true);
     let slabs = encoder.encode(&batch, None)?;
-    Ok((0..slabs.values.len())
-        .map(|r| slabs.values.record(r).map(|b| String::from_utf8(b.to_vec()).unwrap()))
+    Ok((0..slabs.values().len())
+        .map(|r| slabs.values().record(r).map(|b| String::from_utf8(b.to_vec()).unwrap()))
         .collect())
 }
 
@@ -180,7 +180,7 @@ fn the_wtf8_mark_is_part_of_the_plan() {
     let mut run = |f: Field| {
         let batch = RecordBatch::try_new(Arc::new(Schema::new(vec![f])), vec![bytes.clone()]).unwrap();
         let slabs = encoder.encode(&batch, None).unwrap();
-        String::from_utf8(slabs.values.record(0).unwrap().to_vec()).unwrap()
+        String::from_utf8(slabs.values().record(0).unwrap().to_vec()).unwrap()
     };
     assert_eq!(run(wtf8(field("s", &bytes))), r#"{"s":"a\uD800"}"#);
     assert_eq!(run(field("s", &bytes)), "{\"s\":\"a\u{FFFD}\"}");

@@ -78,7 +78,7 @@ type Records = Vec<Option<Vec<u8>>>;
 /// One owned copy of an encode call's output.
 fn owned(slabs: &KeyValueSlabs) -> (Records, Records) {
     let records = |s: &Slab| (0..s.len()).map(|r| s.record(r).map(<[u8]>::to_vec)).collect();
-    (records(&slabs.keys), records(&slabs.values))
+    (records(slabs.keys()), records(slabs.values()))
 }
 
 /// Encodes `batches` in turn with one encoder and checks each output against a fresh encoder's.

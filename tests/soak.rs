@@ -129,7 +129,12 @@ fn schemas() -> Vec<(String, SinkSpec)> {
 }
 
 fn owned(slabs: &KeyValueSlabs) -> (Vec<u8>, Vec<i32>, Vec<u8>, Vec<i32>) {
-    (slabs.keys.bytes.clone(), slabs.keys.lengths.clone(), slabs.values.bytes.clone(), slabs.values.lengths.clone())
+    (
+        slabs.keys().bytes().to_vec(),
+        slabs.keys().lengths().to_vec(),
+        slabs.values().bytes().to_vec(),
+        slabs.values().lengths().to_vec(),
+    )
 }
 
 fn row_kinds(rows: usize, rng: &mut Rng) -> Int8Array {

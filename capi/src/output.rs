@@ -23,10 +23,10 @@ pub struct KjsonRecords {
 impl KjsonSlab {
     fn of(slab: &Slab) -> KjsonSlab {
         KjsonSlab {
-            bytes: slab.bytes.as_ptr(),
-            bytes_len: slab.bytes.len(),
-            offsets: slab.offsets.as_ptr(),
-            lengths: slab.lengths.as_ptr(),
+            bytes: slab.bytes().as_ptr(),
+            bytes_len: slab.bytes().len(),
+            offsets: slab.offsets().as_ptr(),
+            lengths: slab.lengths().as_ptr(),
             count: slab.len(),
         }
     }
@@ -44,7 +44,7 @@ impl KjsonSlab {
 
 impl KjsonRecords {
     pub fn of(slabs: &KeyValueSlabs) -> KjsonRecords {
-        KjsonRecords { keys: KjsonSlab::of(&slabs.keys), values: KjsonSlab::of(&slabs.values) }
+        KjsonRecords { keys: KjsonSlab::of(slabs.keys()), values: KjsonSlab::of(slabs.values()) }
     }
 
     /// What a failed encode leaves in the caller's output struct.

@@ -73,11 +73,11 @@ fn c_test_expectations_are_the_rust_encoders_output() {
     let mut encoder = Encoder::open(SinkSpec::from_ddl(DDL).unwrap(), Compatibility::default()).unwrap();
     let kinds = Int8Array::from(ROW_KINDS.to_vec());
     let plain = encoder.encode(&batch(Arc::new(StringArray::from(NAMES.to_vec())), false), Some(&kinds)).unwrap();
-    let (keys, values) = (records(&plain.keys), records(&plain.values));
+    let (keys, values) = (records(plain.keys()), records(plain.values()));
     // The C program's second batch: the names as a dictionary, `id` declared nullable.
     let dictionary: DictionaryArray<Int32Type> = NAMES.into_iter().collect();
     let replanned = encoder.encode(&batch(Arc::new(dictionary), true), Some(&kinds)).unwrap();
-    assert_eq!((records(&replanned.keys), records(&replanned.values)), (keys.clone(), values.clone()));
+    assert_eq!((records(replanned.keys()), records(replanned.values())), (keys.clone(), values.clone()));
 
     let text = header(&keys, &values);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/c/expected_records.h");

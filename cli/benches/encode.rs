@@ -20,18 +20,22 @@ fn bench_query(c: &mut Criterion, query: Query) {
     let mut dynamic = Encoder::open_dynamic(spec, Compatibility::default()).expect("open");
     let expected = dynamic.encode(&batch.batch, batch.row_kinds.as_ref()).expect("dynamic").clone();
     let got = generated.encode(&batch.batch, batch.row_kinds.as_ref()).expect("generated");
-    assert_eq!((&got.keys.bytes, &got.values.bytes), (&expected.keys.bytes, &expected.values.bytes));
+    assert_eq!((&got.keys().bytes(), &got.values().bytes()), (&expected.keys().bytes(), &expected.values().bytes()));
 
     let mut group = c.benchmark_group(query.name());
     group.throughput(Throughput::Elements(BATCH_ROWS as u64));
     group.bench_function("generated", |b| {
         b.iter(|| {
-            black_box(generated.encode(black_box(&batch.batch), batch.row_kinds.as_ref()).map(|s| s.values.bytes.len()))
+            black_box(
+                generated.encode(black_box(&batch.batch), batch.row_kinds.as_ref()).map(|s| s.values().bytes().len()),
+            )
         })
     });
     group.bench_function("dynamic", |b| {
         b.iter(|| {
-            black_box(dynamic.encode(black_box(&batch.batch), batch.row_kinds.as_ref()).map(|s| s.values.bytes.len()))
+            black_box(
+                dynamic.encode(black_box(&batch.batch), batch.row_kinds.as_ref()).map(|s| s.values().bytes().len()),
+            )
         })
     });
     let mut buffer = Vec::new();

@@ -184,11 +184,11 @@ fn check(case: &Case, spec: &SinkSpec, result: &std::result::Result<KeyValueSlab
     }
     match (result, first_failure(expected)) {
         (Ok(slabs), None) => {
-            assert_eq!(slabs.keys.len(), case.batch.num_rows());
-            assert_eq!(slabs.values.len(), case.batch.num_rows());
+            assert_eq!(slabs.keys().len(), case.batch.num_rows());
+            assert_eq!(slabs.values().len(), case.batch.num_rows());
             for (row, (k, v)) in expected.iter().enumerate() {
-                check_record(&slabs.keys, row, k.as_ref().unwrap(), "key");
-                check_record(&slabs.values, row, v.as_ref().unwrap(), "value");
+                check_record(slabs.keys(), row, k.as_ref().unwrap(), "key");
+                check_record(slabs.values(), row, v.as_ref().unwrap(), "value");
             }
         }
         (Err(error), Some((row, side))) => {
@@ -219,9 +219,9 @@ fn run(data: &[u8]) -> Result<()> {
     let second = encoder.encode(&case.batch, case.kinds.as_ref()).cloned();
     match (&first, &second) {
         (Ok(a), Ok(b)) => {
-            assert_eq!(a.values.bytes, b.values.bytes);
-            assert_eq!(a.keys.bytes, b.keys.bytes);
-            assert_eq!((&a.values.lengths, &a.keys.lengths), (&b.values.lengths, &b.keys.lengths));
+            assert_eq!(a.values().bytes(), b.values().bytes());
+            assert_eq!(a.keys().bytes(), b.keys().bytes());
+            assert_eq!((a.values().lengths(), a.keys().lengths()), (b.values().lengths(), b.keys().lengths()));
         }
         (Err(a), Err(b)) => assert_eq!(a, b),
         _ => panic!("second encode differs: {first:?} then {second:?}"),

@@ -63,10 +63,10 @@ fn run(data: &[u8]) -> Result<()> {
         let d = dynamic.encode(&batch, kinds.as_ref()).cloned();
         match (&g, &d) {
             (Ok(g), Ok(d)) => {
-                assert_eq!(g.values.bytes, d.values.bytes, "{origin}: values differ");
-                assert_eq!(g.keys.bytes, d.keys.bytes, "{origin}: keys differ");
-                assert_eq!((&g.values.offsets, &g.values.lengths), (&d.values.offsets, &d.values.lengths));
-                assert_eq!((&g.keys.offsets, &g.keys.lengths), (&d.keys.offsets, &d.keys.lengths));
+                assert_eq!(g.values().bytes(), d.values().bytes(), "{origin}: values differ");
+                assert_eq!(g.keys().bytes(), d.keys().bytes(), "{origin}: keys differ");
+                assert_eq!((g.values().offsets(), g.values().lengths()), (d.values().offsets(), d.values().lengths()));
+                assert_eq!((g.keys().offsets(), g.keys().lengths()), (d.keys().offsets(), d.keys().lengths()));
             }
             (Err(g), Err(d)) => assert_eq!(g, d, "{origin}: errors differ"),
             _ => panic!("{origin}: generated {g:?}, dynamic {d:?}"),

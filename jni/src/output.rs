@@ -46,12 +46,13 @@ fn set(env: &mut JNIEnv<'_>, out: &JObjectArray<'_>, slot: i32, value: JObject<'
 pub fn to_arrays(env: &mut JNIEnv<'_>, slabs: &KeyValueSlabs, out: &JObjectArray<'_>) -> Result<i32, BridgeError> {
     check_out_length(env, out, 3)?;
     let rows = row_count(slabs)?;
-    let keys = env.byte_array_from_slice(&slabs.keys.bytes)?;
+    let keys = env.byte_array_from_slice(slabs.keys().bytes())?;
     set(env, out, 0, keys.into())?;
-    let values = env.byte_array_from_slice(&slabs.values.bytes)?;
+    let values = env.byte_array_from_slice(slabs.values().bytes())?;
     set(env, out, 1, values.into())?;
     let index = env.new_int_array(rows * 4)?;
-    let parts = [&slabs.keys.offsets, &slabs.keys.lengths, &slabs.values.offsets, &slabs.values.lengths];
+    let parts =
+        [&slabs.keys().offsets(), &slabs.keys().lengths(), &slabs.values().offsets(), &slabs.values().lengths()];
     for (i, part) in parts.into_iter().enumerate() {
         env.set_int_array_region(&index, rows * i as i32, part)?;
     }
@@ -75,11 +76,11 @@ fn int_bytes(ints: &[i32]) -> &[u8] {
 }
 
 fn put_slab(env: &mut JNIEnv<'_>, out: &JObjectArray<'_>, first: i32, slab: &Slab) -> Result<(), BridgeError> {
-    let bytes = direct_buffer(env, &slab.bytes)?;
+    let bytes = direct_buffer(env, slab.bytes())?;
     set(env, out, first, bytes)?;
-    let offsets = direct_buffer(env, int_bytes(&slab.offsets))?;
+    let offsets = direct_buffer(env, int_bytes(slab.offsets()))?;
     set(env, out, first + 1, offsets)?;
-    let lengths = direct_buffer(env, int_bytes(&slab.lengths))?;
+    let lengths = direct_buffer(env, int_bytes(slab.lengths()))?;
     set(env, out, first + 2, lengths)
 }
 
@@ -87,7 +88,7 @@ fn put_slab(env: &mut JNIEnv<'_>, out: &JObjectArray<'_>, first: i32, slab: &Sla
 pub fn to_direct(env: &mut JNIEnv<'_>, slabs: &KeyValueSlabs, out: &JObjectArray<'_>) -> Result<i32, BridgeError> {
     check_out_length(env, out, 6)?;
     let rows = row_count(slabs)?;
-    put_slab(env, out, 0, &slabs.keys)?;
-    put_slab(env, out, 3, &slabs.values)?;
+    put_slab(env, out, 0, slabs.keys())?;
+    put_slab(env, out, 3, slabs.values())?;
     Ok(rows)
 }

@@ -60,7 +60,7 @@ fn encode(batch: &RecordBatch) -> Vec<String> {
     let spec = SinkSpec::from_ddl(DDL).unwrap();
     let mut encoder = DynamicEncoder::open(spec, Compatibility::default()).unwrap();
     let slabs = encoder.encode(batch, None).unwrap();
-    (0..slabs.values.len()).map(|i| String::from_utf8(slabs.values.record(i).unwrap().to_vec()).unwrap()).collect()
+    (0..slabs.values().len()).map(|i| String::from_utf8(slabs.values().record(i).unwrap().to_vec()).unwrap()).collect()
 }
 
 #[test]

@@ -44,7 +44,7 @@ fn spec(columns: Vec<(&str, DataType)>, options: JsonOptions) -> SinkSpec {
 fn encode_values(spec: SinkSpec, batch: &RecordBatch) -> Vec<String> {
     let mut encoder = DynamicEncoder::open(spec, Compatibility::default()).unwrap();
     let slabs = encoder.encode(batch, None).unwrap();
-    (0..slabs.values.len()).map(|i| String::from_utf8(slabs.values.record(i).unwrap().to_vec()).unwrap()).collect()
+    (0..slabs.values().len()).map(|i| String::from_utf8(slabs.values().record(i).unwrap().to_vec()).unwrap()).collect()
 }
 
 fn xy_struct(x: Vec<Option<i32>>, y: Vec<Option<&str>>, nulls: Option<Vec<bool>>) -> StructArray {

@@ -66,8 +66,8 @@ fn encode_into(args: &EncodeArgs, keys: &PendingFile, values: &PendingFile) -> R
         let slabs = encoder
             .encode(&physical, kinds.as_ref())
             .map_err(|e| format!("batch starting at input row {row_base}: {e}"))?;
-        write_lines(&mut keys_out, &slabs.keys).map_err(|e| format!("writing {}: {e}", args.keys_out.display()))?;
-        write_lines(&mut values_out, &slabs.values)
+        write_lines(&mut keys_out, slabs.keys()).map_err(|e| format!("writing {}: {e}", args.keys_out.display()))?;
+        write_lines(&mut values_out, slabs.values())
             .map_err(|e| format!("writing {}: {e}", args.values_out.display()))?;
         row_base += physical.num_rows();
         progress.update(row_base);

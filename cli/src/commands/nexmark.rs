@@ -192,8 +192,8 @@ fn run_measured(
 
 fn count_records(report: &mut NexmarkReport, slabs: &KeyValueSlabs, rows: usize) {
     for row in 0..rows {
-        let key = (row < slabs.keys.len()).then(|| slabs.keys.record(row)).flatten();
-        let value = (row < slabs.values.len()).then(|| slabs.values.record(row)).flatten();
+        let key = (row < slabs.keys().len()).then(|| slabs.keys().record(row)).flatten();
+        let value = (row < slabs.values().len()).then(|| slabs.values().record(row)).flatten();
         report.kjson.bytes += (key.map_or(0, <[u8]>::len) + value.map_or(0, <[u8]>::len)) as u64;
         report.null_keys += usize::from(key.is_none());
         report.tombstones += usize::from(value.is_none());
@@ -204,8 +204,8 @@ fn count_records(report: &mut NexmarkReport, slabs: &KeyValueSlabs, rows: usize)
 /// `key<TAB>value<LF>`, `null` for a missing side. Flink's JSON never holds a raw TAB or LF.
 fn write_records(out: &mut dyn Write, slabs: &KeyValueSlabs, rows: usize) -> std::io::Result<()> {
     for row in 0..rows {
-        let key = (row < slabs.keys.len()).then(|| slabs.keys.record(row)).flatten();
-        let value = (row < slabs.values.len()).then(|| slabs.values.record(row)).flatten();
+        let key = (row < slabs.keys().len()).then(|| slabs.keys().record(row)).flatten();
+        let value = (row < slabs.values().len()).then(|| slabs.values().record(row)).flatten();
         out.write_all(key.unwrap_or(b"null"))?;
         out.write_all(b"\t")?;
         out.write_all(value.unwrap_or(b"null"))?;
@@ -269,6 +269,7 @@ impl fmt::Display for NexmarkReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kjson_arrow::runtime::Slab;
 
     #[test]
     fn embedded_ddls_name_their_tables_and_connectors() {
@@ -298,13 +299,12 @@ mod tests {
 
     #[test]
     fn records_are_written_as_key_tab_value_with_null_for_missing_sides() {
-        let mut slabs = KeyValueSlabs::default();
-        slabs.keys.push_null();
-        slabs.keys.bytes.extend_from_slice(b"{\"id\":1}");
-        slabs.keys.finish_record(0).unwrap();
-        slabs.values.bytes.extend_from_slice(b"{\"a\":1}");
-        slabs.values.finish_record(0).unwrap();
-        slabs.values.push_null();
+        let (mut keys, mut values) = (Slab::default(), Slab::default());
+        keys.push_record(None).unwrap();
+        keys.push_record(Some(b"{\"id\":1}")).unwrap();
+        values.push_record(Some(b"{\"a\":1}")).unwrap();
+        values.push_record(None).unwrap();
+        let slabs = KeyValueSlabs::new(keys, values);
         let mut out = Vec::new();
         write_records(&mut out, &slabs, 2).unwrap();
         assert_eq!(out, b"null\t{\"a\":1}\n{\"id\":1}\tnull\n");

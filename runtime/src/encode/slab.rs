@@ -5,14 +5,30 @@ use crate::error::{KjsonError, Result};
 /// Marks a null record (null key, Kafka tombstone) in [`Slab::lengths`].
 pub const NULL_LENGTH: i32 = -1;
 
+/// Read-only outside the encoders: a slab is handed out complete or not at all.
 #[derive(Debug, Default, Clone)]
 pub struct Slab {
-    pub bytes: Vec<u8>,
-    pub offsets: Vec<i32>,
-    pub lengths: Vec<i32>,
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) offsets: Vec<i32>,
+    pub(crate) lengths: Vec<i32>,
 }
 
 impl Slab {
+    /// The records' bytes, back to back.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Where each row's record starts in [`Slab::bytes`].
+    pub fn offsets(&self) -> &[i32] {
+        &self.offsets
+    }
+
+    /// Each row's record length; negative (-1) for a null key or a tombstone.
+    pub fn lengths(&self) -> &[i32] {
+        &self.lengths
+    }
+
     /// Empties the slab, keeping its allocations for the next batch.
     pub fn clear(&mut self) {
         self.bytes.clear();
@@ -36,6 +52,22 @@ impl Slab {
         }
         let start = self.offsets[row] as usize;
         Some(&self.bytes[start..start + len as usize])
+    }
+
+    /// Appends one row's record (`None`: a null key or a tombstone), for slabs built outside an
+    /// encoder (tests, other producers of the same shape).
+    pub fn push_record(&mut self, record: Option<&[u8]>) -> Result<()> {
+        match record {
+            None => {
+                self.push_null();
+                Ok(())
+            }
+            Some(bytes) => {
+                let start = self.bytes.len();
+                self.bytes.extend_from_slice(bytes);
+                self.finish_record(start)
+            }
+        }
     }
 
     /// Records a null entry for the next row.
@@ -71,11 +103,24 @@ fn slab_overflow(size: usize) -> KjsonError {
 /// The output of one `encode` call.
 #[derive(Debug, Default, Clone)]
 pub struct KeyValueSlabs {
-    pub keys: Slab,
-    pub values: Slab,
+    pub(crate) keys: Slab,
+    pub(crate) values: Slab,
 }
 
 impl KeyValueSlabs {
+    pub fn new(keys: Slab, values: Slab) -> KeyValueSlabs {
+        KeyValueSlabs { keys, values }
+    }
+
+    /// The key records; empty when the sink has no key format.
+    pub fn keys(&self) -> &Slab {
+        &self.keys
+    }
+
+    pub fn values(&self) -> &Slab {
+        &self.values
+    }
+
     pub fn clear(&mut self) {
         self.keys.clear();
         self.values.clear();
@@ -83,5 +128,37 @@ impl KeyValueSlabs {
 
     pub fn num_rows(&self) -> usize {
         self.values.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A slab whose bytes pass i32::MAX is a `Limit` error, never wrapped offsets. The buffer is
+    /// zero-filled by the allocator (`calloc`), so its pages are never touched.
+    #[test]
+    fn slab_past_i32_offsets_is_a_limit_error() {
+        let mut slab = Slab { bytes: vec![0u8; i32::MAX as usize + 1], ..Slab::default() };
+        let error = slab.finish_record(5).unwrap_err();
+        assert!(matches!(error, KjsonError::Limit { .. }), "{error:?}");
+        assert!(error.message().contains("2147483648 bytes") && error.message().contains("split the batch"), "{error}");
+        assert!(slab.offsets().is_empty() && slab.lengths().is_empty());
+        slab.bytes.truncate(i32::MAX as usize);
+        slab.finish_record(i32::MAX as usize - 3).unwrap();
+        assert_eq!((slab.offsets()[0], slab.lengths()[0]), (i32::MAX - 3, 3));
+    }
+
+    #[test]
+    fn records_pushed_from_outside_keep_offsets_and_nulls() {
+        let mut slab = Slab::default();
+        slab.push_record(Some(b"ab")).unwrap();
+        slab.push_record(None).unwrap();
+        slab.push_record(Some(b"c")).unwrap();
+        assert_eq!(
+            (slab.bytes(), slab.offsets(), slab.lengths()),
+            (&b"abc"[..], &[0, 2, 2][..], &[2, NULL_LENGTH, 1][..])
+        );
+        assert_eq!((slab.record(0), slab.record(1), slab.record(2)), (Some(&b"ab"[..]), None, Some(&b"c"[..])));
     }
 }

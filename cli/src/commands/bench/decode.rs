@@ -137,7 +137,7 @@ pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, S
     // The check: kjson reads every record.
     let mut kjson_batches = Vec::new();
     for slab in &input.slabs {
-        let decoded = input.decoder.decode(keys_of(slab, input.reads_keys), side(&slab.values));
+        let decoded = input.decoder.decode(keys_of(slab, input.reads_keys), side(slab.values()));
         let decoded = decoded.map_err(|e| format!("{}: kjson's decoder fails: {e}", case.name))?;
         kjson_batches.push(decoded);
     }
@@ -159,8 +159,8 @@ pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, S
         .slabs
         .iter()
         .map(|s| {
-            let mut bytes = if reads_keys { s.keys.bytes.clone() } else { Vec::new() };
-            bytes.extend_from_slice(&s.values.bytes);
+            let mut bytes = if reads_keys { s.keys().bytes().to_vec() } else { Vec::new() };
+            bytes.extend_from_slice(s.values().bytes());
             bytes
         })
         .collect();
@@ -234,7 +234,7 @@ fn arrow_json_side(
         .build_decoder()
         .map_err(|e| format!("{}: arrow-json cannot build a decoder: {e}", case.name))?;
     let value_only_columns = spec.columns.len() - spec.value.projection.len();
-    let tombstones: usize = input.slabs.iter().map(|s| s.values.lengths.iter().filter(|&&l| l < 0).count()).sum();
+    let tombstones: usize = input.slabs.iter().map(|s| s.values().lengths().iter().filter(|&&l| l < 0).count()).sum();
     let reads = match (input.reads_keys, value_only_columns, tombstones) {
         (false, _, _) => "the same records (no key fields)".to_string(),
         (true, 0, 0) => "the values only (the key fields are in the value too)".to_string(),
@@ -249,22 +249,22 @@ fn arrow_json_side(
 }
 
 fn side(slab: &Slab) -> RecordSide<'_> {
-    RecordSide { data: &slab.bytes, offsets: &slab.offsets, lengths: &slab.lengths }
+    RecordSide { data: slab.bytes(), offsets: slab.offsets(), lengths: slab.lengths() }
 }
 
 fn keys_of(slab: &KeyValueSlabs, reads_keys: bool) -> Option<RecordSide<'_>> {
-    reads_keys.then(|| side(&slab.keys))
+    reads_keys.then(|| side(slab.keys()))
 }
 
 /// The bytes of the sides kjson's decoder reads (keys when the table has key fields, values).
 fn bytes_read(slab: &KeyValueSlabs, reads_keys: bool) -> u64 {
-    (slab.values.bytes.len() + if reads_keys { slab.keys.bytes.len() } else { 0 }) as u64
+    (slab.values().bytes().len() + if reads_keys { slab.keys().bytes().len() } else { 0 }) as u64
 }
 
 fn kjson_pass(decoder: &mut Decoder, slabs: &[KeyValueSlabs], reads_keys: bool) -> Result<u64, String> {
     let mut bytes = 0;
     for slab in slabs {
-        let decoded = decoder.decode(keys_of(slab, reads_keys), side(&slab.values)).map_err(|e| e.to_string())?;
+        let decoded = decoder.decode(keys_of(slab, reads_keys), side(slab.values())).map_err(|e| e.to_string())?;
         black_box(decoded);
         bytes += bytes_read(slab, reads_keys);
     }
@@ -280,8 +280,8 @@ fn arrow_json_pass(
 ) -> Result<u64, String> {
     let mut bytes = 0;
     for slab in slabs {
-        for index in 0..slab.values.len() {
-            let Some(record) = slab.values.record(index).filter(|r| !r.is_empty()) else { continue };
+        for index in 0..slab.values().len() {
+            let Some(record) = slab.values().record(index).filter(|r| !r.is_empty()) else { continue };
             let read = decoder.decode(record).map_err(|e| format!("arrow-json: {e}"))?;
             if read != record.len() {
                 return Err(format!("arrow-json read {read} of the {} bytes of record {index}", record.len()));
@@ -303,7 +303,7 @@ fn tree_pass(
 ) -> Result<u64, String> {
     let mut bytes = 0;
     for slab in slabs {
-        let sides: &[&Slab] = if reads_keys { &[&slab.keys, &slab.values] } else { &[&slab.values] };
+        let sides: &[&Slab] = if reads_keys { &[slab.keys(), slab.values()] } else { &[slab.values()] };
         for side in sides {
             for index in 0..side.len() {
                 if let Some(record) = side.record(index).filter(|r| !r.is_empty()) {

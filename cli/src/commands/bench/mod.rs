@@ -339,15 +339,15 @@ fn verify_identical(
         if let Some(difference) = first_difference(got, &expected) {
             return Err(format!("batch {index}: generated and dynamic output differ: {difference}"));
         }
-        let mut bytes = got.keys.bytes.clone();
-        bytes.extend_from_slice(&got.values.bytes);
+        let mut bytes = got.keys().bytes().to_vec();
+        bytes.extend_from_slice(got.values().bytes());
         outputs.push(bytes);
     }
     Ok(outputs)
 }
 
 fn first_difference(got: &KeyValueSlabs, expected: &KeyValueSlabs) -> Option<String> {
-    for (side, a, b) in [("key", &got.keys, &expected.keys), ("value", &got.values, &expected.values)] {
+    for (side, a, b) in [("key", got.keys(), expected.keys()), ("value", got.values(), expected.values())] {
         if a.len() != b.len() {
             return Some(format!("{} {side} records, expected {}", a.len(), b.len()));
         }
@@ -360,7 +360,7 @@ fn first_difference(got: &KeyValueSlabs, expected: &KeyValueSlabs) -> Option<Str
 }
 
 fn output_bytes(slabs: &KeyValueSlabs) -> u64 {
-    (slabs.keys.bytes.len() + slabs.values.bytes.len()) as u64
+    (slabs.keys().bytes().len() + slabs.values().bytes().len()) as u64
 }
 
 fn encode_all(batches: &[NexmarkBatch], encoder: &mut Encoder) -> Result<u64, String> {
