@@ -27,7 +27,11 @@ class KafkaEncodedRecordSerializerTest {
             new KafkaEncodedRecord(null, utf8("{}")),
             new KafkaEncodedRecord(utf8("{\"id\":2}"), null),
             new KafkaEncodedRecord(new byte[0], new byte[0]),
-            new KafkaEncodedRecord(null, null));
+            new KafkaEncodedRecord(null, null),
+            new KafkaEncodedRecord(utf8("{\"id\":3}"), utf8("{}"), new RecordMetadata(-5L, null, null, null), null),
+            new KafkaEncodedRecord(null, null, new RecordMetadata(null, new String[] {"b", "", "é"},
+                    new byte[][] {{(byte) 0xff, 0}, {}, utf8("x")}, "orders-eu"), null),
+            new KafkaEncodedRecord(utf8("{}"), utf8("{}"), new RecordMetadata(null, null, null, null), null));
 
     @Test
     void typeInformationOfTheClassIsTheDedicatedType() {
@@ -80,6 +84,21 @@ class KafkaEncodedRecordSerializerTest {
             out.writeInt(-7);
             SERIALIZER.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
         });
+    }
+
+    /** What releases before metadata checkpointed (key and value only) restores and migrates. */
+    @Test
+    void keyValueOnlyStateOfEarlierReleasesRestoresAndMigrates() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        out.writeInt(2);
+        out.write(utf8("{}"));
+        out.writeInt(-1);
+        TypeSerializerSnapshot<KafkaEncodedRecord> old = new KafkaEncodedRecordSerializer.Snapshot();
+        // Version 3, no body: Flink's SimpleTypeSerializerSnapshot, which those releases used.
+        old.readSnapshot(3, new DataInputDeserializer(new byte[0]), getClass().getClassLoader());
+        KafkaEncodedRecord restored = old.restoreSerializer().deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        assertEquals(new KafkaEncodedRecord(utf8("{}"), null), restored);
+        assertEquals(true, SERIALIZER.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAfterMigration());
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -15,6 +16,7 @@ import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.kjson.flink.EncodedRecordSerializationSchema;
 import org.kjson.flink.KafkaEncodedRecord;
+import org.kjson.flink.SinkTopics;
 
 /**
  * The Kafka side of a sink table, read with the connector's own option definitions and built
@@ -29,7 +31,7 @@ final class KafkaSinkSettings implements Serializable {
     /** Deprecated spelling of the delivery guarantee that the kafka connector still honours. */
     private static final ConfigOption<String> SINK_SEMANTIC = ConfigOptions.key("sink.semantic").stringType().noDefaultValue();
 
-    private final String topic;
+    private final SinkTopics topics;
     private final Properties producerConfig;
     private final DeliveryGuarantee deliveryGuarantee;
     private final String transactionalIdPrefix;
@@ -38,10 +40,10 @@ final class KafkaSinkSettings implements Serializable {
     private final boolean fixedPartitioner;
     private final Integer parallelism;
 
-    private KafkaSinkSettings(String topic, Properties producerConfig, DeliveryGuarantee deliveryGuarantee,
+    private KafkaSinkSettings(SinkTopics topics, Properties producerConfig, DeliveryGuarantee deliveryGuarantee,
             String transactionalIdPrefix, String transactionNamingStrategy, boolean fixedPartitioner,
             Integer parallelism) {
-        this.topic = topic;
+        this.topics = topics;
         this.producerConfig = producerConfig;
         this.deliveryGuarantee = deliveryGuarantee;
         this.transactionalIdPrefix = transactionalIdPrefix;
@@ -62,7 +64,10 @@ final class KafkaSinkSettings implements Serializable {
         DeliveryGuarantee guarantee = config.getOptional(SINK_SEMANTIC)
                 .map(semantic -> DeliveryGuarantee.valueOf(semantic.toUpperCase(Locale.ROOT).replace('-', '_')))
                 .orElseGet(() -> config.get(KafkaConnectorOptions.DELIVERY_GUARANTEE));
-        return new KafkaSinkSettings(config.get(KafkaConnectorOptions.TOPIC).get(0), producerConfig, guarantee,
+        SinkTopics topics = config.getOptional(KafkaConnectorOptions.TOPIC_PATTERN)
+                .map(pattern -> SinkTopics.matching(Pattern.compile(pattern)))
+                .orElseGet(() -> SinkTopics.listed(config.get(KafkaConnectorOptions.TOPIC)));
+        return new KafkaSinkSettings(topics, producerConfig, guarantee,
                 config.getOptional(KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX).orElse(null),
                 TransactionNaming.of(config),
                 "fixed".equals(config.get(KafkaConnectorOptions.SINK_PARTITIONER)),
@@ -84,12 +89,17 @@ final class KafkaSinkSettings implements Serializable {
     }
 
     private EncodedRecordSerializationSchema recordSerializer() {
-        EncodedRecordSerializationSchema toTopic = new EncodedRecordSerializationSchema(topic);
+        EncodedRecordSerializationSchema toTopic = EncodedRecordSerializationSchema.to(topics);
         return fixedPartitioner ? toTopic.withFixedPartitioner() : toTopic;
     }
 
+    /** The topic, topics or pattern, as the sink's name shows them. */
     String topic() {
-        return topic;
+        return topics.topics() != null ? String.join(",", topics.topics()) : topics.toString();
+    }
+
+    SinkTopics topics() {
+        return topics;
     }
 
     DeliveryGuarantee deliveryGuarantee() {
@@ -103,7 +113,7 @@ final class KafkaSinkSettings implements Serializable {
 
     @Override
     public String toString() {
-        return "KafkaSinkSettings{topic=" + topic + ", guarantee=" + deliveryGuarantee + ", transactionalIdPrefix="
+        return "KafkaSinkSettings{" + topics + ", guarantee=" + deliveryGuarantee + ", transactionalIdPrefix="
                 + transactionalIdPrefix + ", naming=" + transactionNamingStrategy + ", fixedPartitioner="
                 + fixedPartitioner + ", parallelism=" + parallelism + ", producer=" + producerConfig + "}";
     }

@@ -1,5 +1,7 @@
 package org.kjson.flink.sql;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -10,10 +12,11 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.DataType;
 import org.kjson.flink.BatchSettings;
 import org.kjson.flink.KafkaEncodedRecord;
-import org.kjson.flink.KjsonStreams;
 import org.kjson.flink.RowDataEncodeOperator;
 import org.kjson.flink.SinkDescription;
 
@@ -22,13 +25,17 @@ import org.kjson.flink.SinkDescription;
  * batches by {@link RowDataEncodeOperator} (native), and written by Flink's stock
  * {@link KafkaSink}, so transactions, checkpoints and recovery are the connector's. The changelog
  * mode is the stock sink's, so the planner shapes the input exactly as for the stock connector.
+ * The writable metadata are the stock sink's too (same keys and types); their values ride with
+ * each encoded record ({@link RecordCarriage}) and the native encoder sees the physical columns only.
  */
-final class KjsonKafkaDynamicSink implements DynamicTableSink {
+final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMetadata {
     private final String identifier;
     private final DynamicTableSink stockSink;
     private final SinkDescription description;
     private final KafkaSinkSettings settings;
     private final BatchSettings batching;
+    /** The persisted metadata columns' keys, in the order of their columns after the physical ones. */
+    private List<String> metadataKeys = List.of();
 
     KjsonKafkaDynamicSink(String identifier, DynamicTableSink stockSink, SinkDescription description,
             KafkaSinkSettings settings, BatchSettings batching) {
@@ -46,12 +53,26 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-        return new EncodeThenKafkaSinkProvider(description, settings, batching);
+        RecordCarriage carriage = RecordCarriage.of(metadataKeys, description.physicalRowType().getFieldCount(), null);
+        return new EncodeThenKafkaSinkProvider(description, settings, batching, carriage);
+    }
+
+    @Override
+    public Map<String, DataType> listWritableMetadata() {
+        return ((SupportsWritingMetadata) stockSink).listWritableMetadata();
+    }
+
+    @Override
+    public void applyWritableMetadata(List<String> keys, DataType consumedDataType) {
+        ((SupportsWritingMetadata) stockSink).applyWritableMetadata(keys, consumedDataType);
+        this.metadataKeys = List.copyOf(keys);
     }
 
     @Override
     public DynamicTableSink copy() {
-        return new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batching);
+        KjsonKafkaDynamicSink copy = new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batching);
+        copy.metadataKeys = metadataKeys;
+        return copy;
     }
 
     @Override
@@ -76,17 +97,20 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
         private final SinkDescription description;
         private final KafkaSinkSettings settings;
         private final BatchSettings batching;
+        private final RecordCarriage carriage;
 
-        EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, BatchSettings batching) {
+        EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, BatchSettings batching,
+                RecordCarriage carriage) {
             this.description = description;
             this.settings = settings;
             this.batching = batching;
+            this.carriage = carriage;
         }
 
         @Override
         public DataStreamSink<?> consumeDataStream(ProviderContext context, DataStream<RowData> rows) {
             SingleOutputStreamOperator<KafkaEncodedRecord> encoded = rows.transform("kjson-encode",
-                    KjsonStreams.recordType(), new RowDataEncodeOperator(description, batching, null));
+                    carriage.recordType(), new RowDataEncodeOperator(description, batching, null, carriage.extras()));
             context.generateUid("kjson-encode").ifPresent(encoded::uid);
             DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name("Sink: kafka " + settings.topic());
             // The uid the planner gives the stock connector's sink ("<node id>_sink"): the writer takes it

@@ -6,13 +6,13 @@ import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.flink.table.api.ValidationException;
-import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 
 /**
  * Options and columns that Flink's Kafka connectors accept but the native path would not
  * reproduce record for record. Each is rejected at planning with a message naming it; nothing is
- * silently dropped or changed.
+ * silently dropped or changed. (Writable metadata, topic lists and {@code topic-pattern} are
+ * written as the stock sink writes them.)
  */
 final class NativeSinkRestrictions {
     /** {@code sink.partitioner} values whose partition choice does not look at the row. */
@@ -23,36 +23,8 @@ final class NativeSinkRestrictions {
     /** {@code options} are the stock connector's (connector already renamed). */
     static void check(String identifier, ResolvedSchema schema, Map<String, String> options) {
         Configuration config = Configuration.fromMap(options);
-        checkMetadataColumns(identifier, schema);
-        checkTopic(identifier, config);
         checkPartitioner(identifier, config);
         checkBufferFlush(identifier, config);
-    }
-
-    /** Kafka metadata (timestamp, headers, topic) is written by the stock serializer only. */
-    private static void checkMetadataColumns(String identifier, ResolvedSchema schema) {
-        for (Column column : schema.getColumns()) {
-            if (column instanceof Column.MetadataColumn metadata && !metadata.isVirtual()) {
-                throw new ValidationException(String.format("'%s' does not write Kafka metadata, but column '%s' is a"
-                        + " persisted METADATA column (key '%s'). Declare it VIRTUAL, drop it, or use the stock"
-                        + " connector for this table.", identifier, column.getName(),
-                        metadata.getMetadataKey().orElse(column.getName())));
-            }
-        }
-    }
-
-    /** One fixed topic: a topic list or pattern needs the writable 'topic' metadata column. */
-    private static void checkTopic(String identifier, Configuration config) {
-        if (config.getOptional(KafkaConnectorOptions.TOPIC_PATTERN).isPresent()) {
-            throw new ValidationException(String.format("'%s' writes to one topic: option '%s' is not supported, set '%s'"
-                    + " to a single topic.", identifier, KafkaConnectorOptions.TOPIC_PATTERN.key(),
-                    KafkaConnectorOptions.TOPIC.key()));
-        }
-        List<String> topics = config.getOptional(KafkaConnectorOptions.TOPIC).orElse(List.of());
-        if (topics.size() != 1) {
-            throw new ValidationException(String.format("'%s' writes to one topic: option '%s' must name exactly one"
-                    + " topic, found %s.", identifier, KafkaConnectorOptions.TOPIC.key(), topics));
-        }
     }
 
     /** A custom partitioner is handed the RowData, which the native path no longer has. */
