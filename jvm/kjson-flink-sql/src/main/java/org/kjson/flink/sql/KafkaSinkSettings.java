@@ -37,23 +37,26 @@ final class KafkaSinkSettings implements Serializable {
     private final String transactionalIdPrefix;
     /** Null on the 1.20 line, which has one naming only ({@link TransactionNaming}). */
     private final String transactionNamingStrategy;
-    private final boolean fixedPartitioner;
+    private final SinkPartitioner partitioner;
     private final Integer parallelism;
 
     private KafkaSinkSettings(SinkTopics topics, Properties producerConfig, DeliveryGuarantee deliveryGuarantee,
-            String transactionalIdPrefix, String transactionNamingStrategy, boolean fixedPartitioner,
+            String transactionalIdPrefix, String transactionNamingStrategy, SinkPartitioner partitioner,
             Integer parallelism) {
         this.topics = topics;
         this.producerConfig = producerConfig;
         this.deliveryGuarantee = deliveryGuarantee;
         this.transactionalIdPrefix = transactionalIdPrefix;
         this.transactionNamingStrategy = transactionNamingStrategy;
-        this.fixedPartitioner = fixedPartitioner;
+        this.partitioner = partitioner;
         this.parallelism = parallelism;
     }
 
-    /** From options already validated by the stock factory and {@link NativeSinkRestrictions}. */
-    static KafkaSinkSettings of(Map<String, String> options) {
+    /**
+     * From options already validated by the stock factory and {@link NativeSinkRestrictions};
+     * {@code classLoader} loads a custom {@code sink.partitioner} class.
+     */
+    static KafkaSinkSettings of(Map<String, String> options, ClassLoader classLoader) {
         Configuration config = Configuration.fromMap(options);
         Properties producerConfig = new Properties();
         options.forEach((key, value) -> {
@@ -70,7 +73,7 @@ final class KafkaSinkSettings implements Serializable {
         return new KafkaSinkSettings(topics, producerConfig, guarantee,
                 config.getOptional(KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX).orElse(null),
                 TransactionNaming.of(config),
-                "fixed".equals(config.get(KafkaConnectorOptions.SINK_PARTITIONER)),
+                SinkPartitioner.of(config, classLoader),
                 config.getOptional(KafkaConnectorOptions.SINK_PARALLELISM).orElse(null));
     }
 
@@ -90,7 +93,7 @@ final class KafkaSinkSettings implements Serializable {
 
     private EncodedRecordSerializationSchema recordSerializer() {
         EncodedRecordSerializationSchema toTopic = EncodedRecordSerializationSchema.to(topics);
-        return fixedPartitioner ? toTopic.withFixedPartitioner() : toTopic;
+        return partitioner.applyTo(toTopic);
     }
 
     /** The topic, topics or pattern, as the sink's name shows them. */
@@ -100,6 +103,11 @@ final class KafkaSinkSettings implements Serializable {
 
     SinkTopics topics() {
         return topics;
+    }
+
+    /** A custom partitioner class: the records carry the consumed rows. */
+    boolean partitionerReadsRows() {
+        return partitioner.readsRows();
     }
 
     DeliveryGuarantee deliveryGuarantee() {
@@ -114,7 +122,7 @@ final class KafkaSinkSettings implements Serializable {
     @Override
     public String toString() {
         return "KafkaSinkSettings{" + topics + ", guarantee=" + deliveryGuarantee + ", transactionalIdPrefix="
-                + transactionalIdPrefix + ", naming=" + transactionNamingStrategy + ", fixedPartitioner="
-                + fixedPartitioner + ", parallelism=" + parallelism + ", producer=" + producerConfig + "}";
+                + transactionalIdPrefix + ", naming=" + transactionNamingStrategy + ", partitioner="
+                + partitioner + ", parallelism=" + parallelism + ", producer=" + producerConfig + "}";
     }
 }

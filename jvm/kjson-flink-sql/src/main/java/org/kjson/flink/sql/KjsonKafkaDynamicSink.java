@@ -15,6 +15,7 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.kjson.flink.BatchSettings;
 import org.kjson.flink.KafkaEncodedRecord;
 import org.kjson.flink.RowDataEncodeOperator;
@@ -36,6 +37,8 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
     private final BatchSettings batching;
     /** The persisted metadata columns' keys, in the order of their columns after the physical ones. */
     private List<String> metadataKeys = List.of();
+    /** The rows the planner hands the sink: the physical columns, then the metadata columns. */
+    private LogicalType consumedRowType;
 
     KjsonKafkaDynamicSink(String identifier, DynamicTableSink stockSink, SinkDescription description,
             KafkaSinkSettings settings, BatchSettings batching) {
@@ -53,7 +56,9 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-        RecordCarriage carriage = RecordCarriage.of(metadataKeys, description.physicalRowType().getFieldCount(), null);
+        LogicalType consumed = consumedRowType != null ? consumedRowType : description.physicalRowType();
+        RecordCarriage carriage = RecordCarriage.of(metadataKeys, description.physicalRowType().getFieldCount(),
+                settings.partitionerReadsRows() ? context.createTypeInformation(consumed) : null);
         return new EncodeThenKafkaSinkProvider(description, settings, batching, carriage);
     }
 
@@ -66,12 +71,14 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
     public void applyWritableMetadata(List<String> keys, DataType consumedDataType) {
         ((SupportsWritingMetadata) stockSink).applyWritableMetadata(keys, consumedDataType);
         this.metadataKeys = List.copyOf(keys);
+        this.consumedRowType = consumedDataType.getLogicalType();
     }
 
     @Override
     public DynamicTableSink copy() {
         KjsonKafkaDynamicSink copy = new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batching);
         copy.metadataKeys = metadataKeys;
+        copy.consumedRowType = consumedRowType;
         return copy;
     }
 

@@ -3,27 +3,12 @@ package org.kjson.flink.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.api.DataTypes;
-import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
-import org.apache.flink.table.types.DataType;
-import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
-import org.kjson.flink.sql.broker.KafkaBroker;
-import org.kjson.flink.sql.support.MetadataRows;
+import org.kjson.flink.sql.support.MetadataSinkRun;
 import org.kjson.flink.sql.support.ReadRecord;
-import org.kjson.flink.sql.support.SharedBroker;
 
 /**
  * Writable metadata on a real broker: the same rows through the same DDL into stock {@code kafka}
@@ -73,10 +58,10 @@ class WritableMetadataTest {
 
     @Test
     void topicListTimestampAndHeadersAreTheStockSinks() throws Exception {
-        List<String> stock = run("kafka", "list-stock", APPEND_DDL, APPEND_INSERT, prefix -> topicList(prefix));
-        List<String> kjson = run("kjson-kafka", "list-kjson", APPEND_DDL, APPEND_INSERT, prefix -> topicList(prefix));
+        List<String> stock = run("kafka", "list-stock", APPEND_DDL, APPEND_INSERT, WritableMetadataTest::topicList);
+        List<String> kjson = run("kjson-kafka", "list-kjson", APPEND_DDL, APPEND_INSERT, WritableMetadataTest::topicList);
         assertWroteMetadata(stock, true);
-        assertEquals(stock, kjson);
+        ReadRecord.assertSameRecords(stock, kjson);
     }
 
     @Test
@@ -84,7 +69,7 @@ class WritableMetadataTest {
         List<String> stock = run("kafka", "pattern-stock", APPEND_DDL, APPEND_INSERT, WritableMetadataTest::topicPattern);
         List<String> kjson = run("kjson-kafka", "pattern-kjson", APPEND_DDL, APPEND_INSERT, WritableMetadataTest::topicPattern);
         assertWroteMetadata(stock, true);
-        assertEquals(stock, kjson);
+        ReadRecord.assertSameRecords(stock, kjson);
     }
 
     @Test
@@ -93,7 +78,7 @@ class WritableMetadataTest {
         List<String> kjson = run("kjson-upsert-kafka", "upsert-kjson", UPSERT_DDL, UPSERT_INSERT,
                 WritableMetadataTest::singleTopic);
         assertWroteMetadata(stock, false);
-        assertEquals(stock, kjson);
+        ReadRecord.assertSameRecords(stock, kjson);
     }
 
     private static String topicList(String prefix) {
@@ -119,29 +104,8 @@ class WritableMetadataTest {
         assertEquals(bothTopics, records.stream().anyMatch(r -> r.startsWith("a ")), "rows routed to topic a");
     }
 
-    /** Writes {@link #ROWS} rows through {@code ddl} on fresh topics; the records read, topics named "a" and "b". */
     private static List<String> run(String connector, String runId, String ddl, String insert,
-            java.util.function.Function<String, String> topicOption) throws Exception {
-        KafkaBroker broker = SharedBroker.get();
-        String prefix = "meta-" + runId + "-";
-        broker.createTopic(prefix + "a", 2);
-        broker.createTopic(prefix + "b", 2);
-        Configuration config = new Configuration();
-        config.set(CoreOptions.DEFAULT_PARALLELISM, 2);
-        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(1));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
-        StreamTableEnvironment tableEnv = StreamTableEnvironment.create(env);
-        DataType rowType = DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("name", DataTypes.STRING()),
-                DataTypes.FIELD("ts", DataTypes.TIMESTAMP_LTZ(3)),
-                DataTypes.FIELD("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES())),
-                DataTypes.FIELD("topic_suffix", DataTypes.STRING()));
-        DataGeneratorSource<Row> source = new DataGeneratorSource<>(MetadataRows::row, ROWS, ExternalTypeInfo.of(rowType));
-        tableEnv.createTemporaryView("metadata_rows",
-                tableEnv.fromDataStream(env.fromSource(source, WatermarkStrategy.noWatermarks(), "metadata rows")));
-        tableEnv.executeSql(String.format(ddl, connector, topicOption.apply(prefix), broker.bootstrapServers(), "tx-" + runId));
-        tableEnv.executeSql(String.format(insert, prefix)).await(4, TimeUnit.MINUTES);
-        List<String> records = new ArrayList<>(ReadRecord.readCommitted(broker.bootstrapServers(), prefix + "a", "a"));
-        records.addAll(ReadRecord.readCommitted(broker.bootstrapServers(), prefix + "b", "b"));
-        return records;
+            Function<String, String> topicOption) throws Exception {
+        return MetadataSinkRun.run(connector, runId, ddl, insert, topicOption, ROWS, 2);
     }
 }

@@ -26,6 +26,23 @@ public final class ReadRecord {
         return lines;
     }
 
+    /** Fails unless both runs read the same records; the message shows records only one of them has. */
+    public static void assertSameRecords(List<String> stock, List<String> kjson) {
+        if (!stock.equals(kjson)) {
+            List<String> onlyStock = new ArrayList<>(stock);
+            kjson.forEach(onlyStock::remove);
+            List<String> onlyKjson = new ArrayList<>(kjson);
+            stock.forEach(onlyKjson::remove);
+            throw new AssertionError(String.format("stock read %d records, kjson %d; only in stock (%d): %s; only in kjson"
+                    + " (%d): %s", stock.size(), kjson.size(), onlyStock.size(), head(onlyStock), onlyKjson.size(),
+                    head(onlyKjson)));
+        }
+    }
+
+    private static List<String> head(List<String> lines) {
+        return lines.subList(0, Math.min(4, lines.size()));
+    }
+
     private static String line(String topic, ConsumerRecord<byte[], byte[]> r) {
         StringJoiner headers = new StringJoiner(",", "[", "]");
         for (Header header : r.headers()) {
