@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -16,6 +17,7 @@ import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.kjson.flink.BatchSettings;
 import org.kjson.flink.KafkaEncodedRecord;
 import org.kjson.flink.RowDataEncodeOperator;
@@ -59,7 +61,9 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
         LogicalType consumed = consumedRowType != null ? consumedRowType : description.physicalRowType();
         RecordCarriage carriage = RecordCarriage.of(metadataKeys, description.physicalRowType().getFieldCount(),
                 settings.partitionerReadsRows() ? context.createTypeInformation(consumed) : null);
-        return new EncodeThenKafkaSinkProvider(description, settings, batching, carriage);
+        UpsertBuffer buffer = UpsertBuffer.of(description.options(), description);
+        return new EncodeThenKafkaSinkProvider(description, settings, batching, carriage)
+                .reducedBy(buffer, (RowType) consumed, buffer == null ? null : context.createTypeInformation(consumed));
     }
 
     @Override
@@ -105,6 +109,9 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
         private final KafkaSinkSettings settings;
         private final BatchSettings batching;
         private final RecordCarriage carriage;
+        private UpsertBuffer buffer;
+        private RowType consumedRowType;
+        private TypeInformation<RowData> consumedTypeInfo;
 
         EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, BatchSettings batching,
                 RecordCarriage carriage) {
@@ -114,9 +121,20 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
             this.carriage = carriage;
         }
 
+        /** upsert-kafka's reducing buffer before the encoder ({@code buffer} null: none). */
+        EncodeThenKafkaSinkProvider reducedBy(UpsertBuffer buffer, RowType consumedRowType,
+                TypeInformation<RowData> consumedTypeInfo) {
+            this.buffer = buffer;
+            this.consumedRowType = consumedRowType;
+            this.consumedTypeInfo = consumedTypeInfo;
+            return this;
+        }
+
         @Override
         public DataStreamSink<?> consumeDataStream(ProviderContext context, DataStream<RowData> rows) {
-            SingleOutputStreamOperator<KafkaEncodedRecord> encoded = rows.transform("kjson-encode",
+            DataStream<RowData> input = buffer == null ? rows : buffer.apply(rows, consumedRowType, consumedTypeInfo,
+                    settings.parallelism() != null ? settings.parallelism() : rows.getParallelism(), context);
+            SingleOutputStreamOperator<KafkaEncodedRecord> encoded = input.transform("kjson-encode",
                     carriage.recordType(), new RowDataEncodeOperator(description, batching, null, carriage.extras()));
             context.generateUid("kjson-encode").ifPresent(encoded::uid);
             DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name("Sink: kafka " + settings.topic());

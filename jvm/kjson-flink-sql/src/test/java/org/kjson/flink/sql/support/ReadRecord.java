@@ -26,6 +26,14 @@ public final class ReadRecord {
         return lines;
     }
 
+    /** The records of {@code topic} partition by partition, each in offset order. */
+    public static List<String> readCommittedInOrder(String bootstrapServers, String topic, String name) {
+        List<String> lines = new ArrayList<>();
+        TopicReader.forEachCommitted(bootstrapServers, topic, Duration.ofSeconds(120), r -> lines.add(line(name, r)));
+        lines.sort(java.util.Comparator.comparing(line -> line.split(" ")[1]));
+        return lines;
+    }
+
     /** Fails unless both runs read the same records; the message shows records only one of them has. */
     public static void assertSameRecords(List<String> stock, List<String> kjson) {
         if (!stock.equals(kjson)) {
