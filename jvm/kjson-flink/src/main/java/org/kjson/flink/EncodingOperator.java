@@ -72,8 +72,14 @@ abstract class EncodingOperator<IN> extends AbstractStreamOperator<KafkaEncodedR
 
     /** Emits the batch's records in row order, each with its own copies of the bytes. */
     final void emit(EncodedBatch batch, long[] timestamps) {
+        emit(batch, timestamps, null);
+    }
+
+    /** As {@link #emit(EncodedBatch, long[])}, each record with the extras of its row ({@code extras} null: none). */
+    final void emit(EncodedBatch batch, long[] timestamps, RecordExtras.Buffer extras) {
         for (int i = 0; i < batch.size(); i++) {
-            KafkaEncodedRecord record = new KafkaEncodedRecord(batch.key(i), batch.value(i));
+            KafkaEncodedRecord record = extras == null ? new KafkaEncodedRecord(batch.key(i), batch.value(i))
+                    : extras.record(i, batch.key(i), batch.value(i));
             if (timestamps != null && timestamps[i] != Long.MIN_VALUE) {
                 output.collect(reuse.replace(record, timestamps[i]));
             } else {

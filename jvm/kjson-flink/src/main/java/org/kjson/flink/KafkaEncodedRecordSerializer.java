@@ -1,29 +1,65 @@
 package org.kjson.flink;
 
 import java.io.IOException;
+import java.util.Objects;
 
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.table.data.RowData;
 
 /**
  * Flink's serializer for {@link KafkaEncodedRecord}: the key and then the value, each as a length
- * (-1 for null) and its bytes. The record is immutable, so {@code copy} returns it as it is:
- * with object reuse off (Flink's default) a chained operator boundary would otherwise copy both
- * arrays of every record, as the POJO serializer did.
+ * (-1 for null) and its bytes, then one byte saying what else the record carries: its
+ * {@link RecordMetadata} ({@link RecordMetadataFormat}) and its row (by the row serializer that
+ * a sink with a custom partitioner gives its record type). The record is immutable, so
+ * {@code copy} returns it as it is: with object reuse off (Flink's default) a chained operator
+ * boundary would otherwise copy both arrays of every record, as the POJO serializer did.
+ *
+ * <p>Releases before metadata wrote the key and the value only; their checkpoints restore through
+ * {@link #KEY_VALUE_ONLY} and migrate ({@link Snapshot}).
  */
-public final class KafkaEncodedRecordSerializer extends TypeSerializerSingleton<KafkaEncodedRecord> {
-    private static final long serialVersionUID = 1L;
+public final class KafkaEncodedRecordSerializer extends TypeSerializer<KafkaEncodedRecord> {
+    private static final long serialVersionUID = 2L;
 
-    public static final KafkaEncodedRecordSerializer INSTANCE = new KafkaEncodedRecordSerializer();
+    /** Records with or without metadata, never with a row. */
+    public static final KafkaEncodedRecordSerializer INSTANCE = new KafkaEncodedRecordSerializer(null, false);
+
+    /** The format before metadata: key and value only (reads the state of older releases). */
+    static final KafkaEncodedRecordSerializer KEY_VALUE_ONLY = new KafkaEncodedRecordSerializer(null, true);
 
     private static final int NULL_LENGTH = -1;
+    private static final int HAS_METADATA = 1;
+    private static final int HAS_ROW = 2;
+
+    /** Null: the records carry no rows. */
+    private final TypeSerializer<RowData> rowSerializer;
+    private final boolean keyValueOnly;
+
+    private KafkaEncodedRecordSerializer(TypeSerializer<RowData> rowSerializer, boolean keyValueOnly) {
+        this.rowSerializer = rowSerializer;
+        this.keyValueOnly = keyValueOnly;
+    }
+
+    /** Records that may carry a row of the type {@code rowSerializer} serializes. */
+    public static KafkaEncodedRecordSerializer withRows(TypeSerializer<RowData> rowSerializer) {
+        return new KafkaEncodedRecordSerializer(Objects.requireNonNull(rowSerializer, "rowSerializer"), false);
+    }
 
     @Override
     public boolean isImmutableType() {
         return true;
+    }
+
+    @Override
+    public TypeSerializer<KafkaEncodedRecord> duplicate() {
+        if (rowSerializer == null) {
+            return this;
+        }
+        TypeSerializer<RowData> rows = rowSerializer.duplicate();
+        return rows == rowSerializer ? this : new KafkaEncodedRecordSerializer(rows, keyValueOnly);
     }
 
     @Override
@@ -50,12 +86,36 @@ public final class KafkaEncodedRecordSerializer extends TypeSerializerSingleton<
     public void serialize(KafkaEncodedRecord record, DataOutputView target) throws IOException {
         writeBytes(record.getKey(), target);
         writeBytes(record.getValue(), target);
+        if (keyValueOnly) {
+            return;
+        }
+        if (record.getRow() != null && rowSerializer == null) {
+            throw new IllegalStateException("a KafkaEncodedRecord carries a row, but its type has no row serializer"
+                    + " (KafkaEncodedRecordTypeInfo.withRows)");
+        }
+        target.writeByte((record.getMetadata() != null ? HAS_METADATA : 0) | (record.getRow() != null ? HAS_ROW : 0));
+        if (record.getMetadata() != null) {
+            RecordMetadataFormat.write(record.getMetadata(), target);
+        }
+        if (record.getRow() != null) {
+            rowSerializer.serialize(record.getRow(), target);
+        }
     }
 
     @Override
     public KafkaEncodedRecord deserialize(DataInputView source) throws IOException {
         byte[] key = readBytes(source);
-        return new KafkaEncodedRecord(key, readBytes(source));
+        byte[] value = readBytes(source);
+        if (keyValueOnly) {
+            return new KafkaEncodedRecord(key, value);
+        }
+        int carries = source.readUnsignedByte();
+        if ((carries & ~(HAS_METADATA | HAS_ROW)) != 0 || ((carries & HAS_ROW) != 0 && rowSerializer == null)) {
+            throw new IOException("corrupt KafkaEncodedRecord: flags " + carries);
+        }
+        RecordMetadata metadata = (carries & HAS_METADATA) != 0 ? RecordMetadataFormat.read(source) : null;
+        RowData row = (carries & HAS_ROW) != 0 ? rowSerializer.deserialize(source) : null;
+        return new KafkaEncodedRecord(key, value, metadata, row);
     }
 
     @Override
@@ -65,13 +125,23 @@ public final class KafkaEncodedRecordSerializer extends TypeSerializerSingleton<
 
     @Override
     public void copy(DataInputView source, DataOutputView target) throws IOException {
-        copyBytes(source, target);
-        copyBytes(source, target);
+        serialize(deserialize(source), target);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof KafkaEncodedRecordSerializer s && keyValueOnly == s.keyValueOnly
+                && Objects.equals(rowSerializer, s.rowSerializer);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(keyValueOnly, rowSerializer);
     }
 
     @Override
     public TypeSerializerSnapshot<KafkaEncodedRecord> snapshotConfiguration() {
-        return new Snapshot();
+        return new Snapshot(rowSerializer == null ? null : rowSerializer.snapshotConfiguration());
     }
 
     private static void writeBytes(byte[] bytes, DataOutputView target) throws IOException {
@@ -96,18 +166,80 @@ public final class KafkaEncodedRecordSerializer extends TypeSerializerSingleton<
         return bytes;
     }
 
-    private static void copyBytes(DataInputView source, DataOutputView target) throws IOException {
-        int length = source.readInt();
-        target.writeInt(length);
-        if (length > 0) {
-            target.write(source, length);
-        }
-    }
+    /**
+     * Checkpoints that hold records (e.g. in a buffering operator) restore with this. Version 3
+     * is what releases before metadata wrote (Flink's {@code SimpleTypeSerializerSnapshot}, no
+     * body): those records are key and value only and migrate. Version 4 says whether the records
+     * carry rows and, if so, holds the row serializer's snapshot.
+     */
+    public static final class Snapshot implements TypeSerializerSnapshot<KafkaEncodedRecord> {
+        private static final int KEY_VALUE_ONLY_VERSION = 3;
+        private static final int CURRENT_VERSION = 4;
 
-    /** Checkpoints that hold records (e.g. in a buffering operator) restore with this serializer. */
-    public static final class Snapshot extends SimpleTypeSerializerSnapshot<KafkaEncodedRecord> {
-        public Snapshot() {
-            super(() -> INSTANCE);
+        private boolean keyValueOnly;
+        /** Null: no rows. */
+        private TypeSerializerSnapshot<RowData> rowSnapshot;
+
+        /** For Flink, which reads the snapshot into it. */
+        public Snapshot() {}
+
+        Snapshot(TypeSerializerSnapshot<RowData> rowSnapshot) {
+            this.rowSnapshot = rowSnapshot;
+        }
+
+        @Override
+        public int getCurrentVersion() {
+            return CURRENT_VERSION;
+        }
+
+        @Override
+        public void writeSnapshot(DataOutputView out) throws IOException {
+            out.writeBoolean(rowSnapshot != null);
+            if (rowSnapshot != null) {
+                TypeSerializerSnapshot.writeVersionedSnapshot(out, rowSnapshot);
+            }
+        }
+
+        @Override
+        public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader) throws IOException {
+            if (readVersion < KEY_VALUE_ONLY_VERSION - 1 || readVersion > CURRENT_VERSION) {
+                throw new IOException("unknown KafkaEncodedRecordSerializer snapshot version " + readVersion);
+            }
+            keyValueOnly = readVersion <= KEY_VALUE_ONLY_VERSION;
+            if (readVersion < KEY_VALUE_ONLY_VERSION) {
+                in.readUTF(); // version 2 of Flink's simple snapshot named the serializer class
+            }
+            if (!keyValueOnly && in.readBoolean()) {
+                rowSnapshot = TypeSerializerSnapshot.readVersionedSnapshot(in, classLoader);
+            }
+        }
+
+        @Override
+        public TypeSerializer<KafkaEncodedRecord> restoreSerializer() {
+            if (keyValueOnly) {
+                return KEY_VALUE_ONLY;
+            }
+            return rowSnapshot == null ? INSTANCE : withRows(rowSnapshot.restoreSerializer());
+        }
+
+        @Override
+        public TypeSerializerSchemaCompatibility<KafkaEncodedRecord> resolveSchemaCompatibility(
+                TypeSerializerSnapshot<KafkaEncodedRecord> oldSnapshot) {
+            if (!(oldSnapshot instanceof Snapshot old) || (old.rowSnapshot == null) != (rowSnapshot == null)) {
+                return TypeSerializerSchemaCompatibility.incompatible();
+            }
+            if (old.keyValueOnly) {
+                return TypeSerializerSchemaCompatibility.compatibleAfterMigration();
+            }
+            if (rowSnapshot == null) {
+                return TypeSerializerSchemaCompatibility.compatibleAsIs();
+            }
+            TypeSerializerSchemaCompatibility<RowData> rows = rowSnapshot.resolveSchemaCompatibility(old.rowSnapshot);
+            if (rows.isCompatibleAsIs()) {
+                return TypeSerializerSchemaCompatibility.compatibleAsIs();
+            }
+            return rows.isCompatibleAfterMigration() ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
+                    : TypeSerializerSchemaCompatibility.incompatible();
         }
     }
 }

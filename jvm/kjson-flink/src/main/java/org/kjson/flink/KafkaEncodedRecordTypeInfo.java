@@ -2,18 +2,36 @@ package org.kjson.flink;
 
 import java.lang.reflect.Type;
 import java.util.Map;
+import java.util.Objects;
 
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.table.data.RowData;
 
-/** Flink type information of {@link KafkaEncodedRecord}: an atomic type with its own serializer. */
+/**
+ * Flink type information of {@link KafkaEncodedRecord}: an atomic type with its own serializer.
+ * {@link #INSTANCE} is for records without rows; {@link #withRows} for records that carry the
+ * consumed row (a sink with a custom partitioner), serialized with that row type's serializer.
+ */
 public final class KafkaEncodedRecordTypeInfo extends TypeInformation<KafkaEncodedRecord> {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
-    public static final KafkaEncodedRecordTypeInfo INSTANCE = new KafkaEncodedRecordTypeInfo();
+    public static final KafkaEncodedRecordTypeInfo INSTANCE = new KafkaEncodedRecordTypeInfo(null);
+
+    /** Null: the records carry no rows. */
+    private final TypeInformation<RowData> rowType;
+
+    private KafkaEncodedRecordTypeInfo(TypeInformation<RowData> rowType) {
+        this.rowType = rowType;
+    }
+
+    /** Records that may carry a row of {@code rowType}. */
+    public static KafkaEncodedRecordTypeInfo withRows(TypeInformation<RowData> rowType) {
+        return new KafkaEncodedRecordTypeInfo(Objects.requireNonNull(rowType, "rowType"));
+    }
 
     @Override
     public boolean isBasicType() {
@@ -47,7 +65,8 @@ public final class KafkaEncodedRecordTypeInfo extends TypeInformation<KafkaEncod
 
     @Override
     public TypeSerializer<KafkaEncodedRecord> createSerializer(SerializerConfig config) {
-        return KafkaEncodedRecordSerializer.INSTANCE;
+        return rowType == null ? KafkaEncodedRecordSerializer.INSTANCE
+                : KafkaEncodedRecordSerializer.withRows(rowType.createSerializer(config));
     }
 
     /**
@@ -55,22 +74,22 @@ public final class KafkaEncodedRecordTypeInfo extends TypeInformation<KafkaEncod
      * calls): one source for both lines.
      */
     public TypeSerializer<KafkaEncodedRecord> createSerializer(ExecutionConfig config) {
-        return KafkaEncodedRecordSerializer.INSTANCE;
+        return createSerializer(config.getSerializerConfig());
     }
 
     @Override
     public String toString() {
-        return "KafkaEncodedRecord";
+        return rowType == null ? "KafkaEncodedRecord" : "KafkaEncodedRecord<" + rowType + ">";
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof KafkaEncodedRecordTypeInfo;
+        return o instanceof KafkaEncodedRecordTypeInfo t && Objects.equals(rowType, t.rowType);
     }
 
     @Override
     public int hashCode() {
-        return KafkaEncodedRecordTypeInfo.class.hashCode();
+        return Objects.hash(KafkaEncodedRecordTypeInfo.class, rowType);
     }
 
     @Override

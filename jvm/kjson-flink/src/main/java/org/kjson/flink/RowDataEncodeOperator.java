@@ -34,8 +34,11 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
     static final String MEMORY_LIMIT_OPTION = "kjson.arrow-memory-limit";
 
     private final BatchSettings batching;
+    private final RecordExtras extras;
 
     private transient RowDataArrowWriter writer;
+    /** Null when the records carry no extras. */
+    private transient RecordExtras.Buffer extrasOfRows;
     private transient long[] timestamps;
     private transient boolean anyTimestamp;
     /** Processing time at which the first row of the current batch arrived. */
@@ -53,8 +56,18 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
 
     /** {@code compatibility} null: mimic the running Flink and JVM. */
     public RowDataEncodeOperator(SinkDescription sink, BatchSettings batching, Compatibility compatibility) {
+        this(sink, batching, compatibility, RecordExtras.NONE);
+    }
+
+    /**
+     * Rows that may hold columns after the physical ones (the table's metadata columns), whose
+     * records carry {@code extras}.
+     */
+    public RowDataEncodeOperator(SinkDescription sink, BatchSettings batching, Compatibility compatibility,
+            RecordExtras extras) {
         super(sink, compatibility);
         this.batching = java.util.Objects.requireNonNull(batching, "batching");
+        this.extras = java.util.Objects.requireNonNull(extras, "extras");
     }
 
     public BatchSettings batching() {
@@ -86,6 +99,7 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
             throw memoryLimitExceeded(e);
         }
         timestamps = new long[Math.min(batching.rows(), 1 << 16)];
+        extrasOfRows = extras.isEmpty() ? null : extras.newBuffer(getExecutionConfig().getSerializerConfig());
         timerPending = false;
     }
 
@@ -99,6 +113,9 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
             writer.append(element.getValue());
         } catch (OutOfMemoryException e) {
             throw memoryLimitExceeded(e);
+        }
+        if (extrasOfRows != null) {
+            extrasOfRows.add(row, element.getValue());
         }
         if (row == timestamps.length) {
             timestamps = Arrays.copyOf(timestamps, row * 2);
@@ -149,8 +166,11 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
         try {
             byte[] kinds = writer.hasRetractions() ? writer.rowKinds() : null;
             EncodedBatch batch = encodeCounted(encoder -> encoder.encode(writer.finish(), kinds));
-            emit(batch, anyTimestamp ? timestamps : null);
+            emit(batch, anyTimestamp ? timestamps : null, extrasOfRows);
         } finally {
+            if (extrasOfRows != null) {
+                extrasOfRows.clear(writer.rowCount());
+            }
             writer.reset();
             anyTimestamp = false;
         }

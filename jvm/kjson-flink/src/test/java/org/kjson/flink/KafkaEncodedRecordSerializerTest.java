@@ -13,6 +13,14 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.Test;
 
 class KafkaEncodedRecordSerializerTest {
@@ -27,7 +35,11 @@ class KafkaEncodedRecordSerializerTest {
             new KafkaEncodedRecord(null, utf8("{}")),
             new KafkaEncodedRecord(utf8("{\"id\":2}"), null),
             new KafkaEncodedRecord(new byte[0], new byte[0]),
-            new KafkaEncodedRecord(null, null));
+            new KafkaEncodedRecord(null, null),
+            new KafkaEncodedRecord(utf8("{\"id\":3}"), utf8("{}"), new RecordMetadata(-5L, null, null, null), null),
+            new KafkaEncodedRecord(null, null, new RecordMetadata(null, new String[] {"b", "", "é"},
+                    new byte[][] {{(byte) 0xff, 0}, {}, utf8("x")}, "orders-eu"), null),
+            new KafkaEncodedRecord(utf8("{}"), utf8("{}"), new RecordMetadata(null, null, null, null), null));
 
     @Test
     void typeInformationOfTheClassIsTheDedicatedType() {
@@ -80,6 +92,50 @@ class KafkaEncodedRecordSerializerTest {
             out.writeInt(-7);
             SERIALIZER.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
         });
+    }
+
+    /** Records of a sink with a custom partitioner carry the consumed row, kind included. */
+    @Test
+    void rowsRoundTripWithTheRowSerializerAndItsSnapshot() throws IOException {
+        RowType rowType = RowType.of(new BigIntType(), VarCharType.STRING_TYPE);
+        KafkaEncodedRecordSerializer serializer = KafkaEncodedRecordSerializer.withRows(new RowDataSerializer(rowType));
+        GenericRowData row = GenericRowData.ofKind(RowKind.UPDATE_AFTER, 7L, StringData.fromString("é"));
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        serializer.serialize(new KafkaEncodedRecord(utf8("{}"), null, null, row), out);
+        serializer.serialize(RECORDS.get(6), out);
+        DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+        RowData restored = serializer.deserialize(in).getRow();
+        assertEquals(RowKind.UPDATE_AFTER, restored.getRowKind());
+        assertEquals(7L, restored.getLong(0));
+        assertEquals("é", restored.getString(1).toString());
+        assertEquals(RECORDS.get(6), serializer.deserialize(in));
+
+        TypeSerializerSnapshot<KafkaEncodedRecord> snapshot = serializer.snapshotConfiguration();
+        DataOutputSerializer config = new DataOutputSerializer(64);
+        snapshot.writeSnapshot(config);
+        TypeSerializerSnapshot<KafkaEncodedRecord> read = new KafkaEncodedRecordSerializer.Snapshot();
+        read.readSnapshot(snapshot.getCurrentVersion(), new DataInputDeserializer(config.getCopyOfBuffer()),
+                getClass().getClassLoader());
+        assertEquals(serializer, read.restoreSerializer());
+        assertEquals(true, snapshot.resolveSchemaCompatibility(read).isCompatibleAsIs());
+        assertEquals(true, SERIALIZER.snapshotConfiguration().resolveSchemaCompatibility(read).isIncompatible());
+        assertThrows(IllegalStateException.class,
+                () -> SERIALIZER.serialize(new KafkaEncodedRecord(null, null, null, row), new DataOutputSerializer(8)));
+    }
+
+    /** What releases before metadata checkpointed (key and value only) restores and migrates. */
+    @Test
+    void keyValueOnlyStateOfEarlierReleasesRestoresAndMigrates() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        out.writeInt(2);
+        out.write(utf8("{}"));
+        out.writeInt(-1);
+        TypeSerializerSnapshot<KafkaEncodedRecord> old = new KafkaEncodedRecordSerializer.Snapshot();
+        // Version 3, no body: Flink's SimpleTypeSerializerSnapshot, which those releases used.
+        old.readSnapshot(3, new DataInputDeserializer(new byte[0]), getClass().getClassLoader());
+        KafkaEncodedRecord restored = old.restoreSerializer().deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        assertEquals(new KafkaEncodedRecord(utf8("{}"), null), restored);
+        assertEquals(true, SERIALIZER.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAfterMigration());
     }
 
     @Test

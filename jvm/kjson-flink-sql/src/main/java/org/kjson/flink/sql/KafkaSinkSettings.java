@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -15,6 +16,7 @@ import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.kjson.flink.EncodedRecordSerializationSchema;
 import org.kjson.flink.KafkaEncodedRecord;
+import org.kjson.flink.SinkTopics;
 
 /**
  * The Kafka side of a sink table, read with the connector's own option definitions and built
@@ -29,29 +31,32 @@ final class KafkaSinkSettings implements Serializable {
     /** Deprecated spelling of the delivery guarantee that the kafka connector still honours. */
     private static final ConfigOption<String> SINK_SEMANTIC = ConfigOptions.key("sink.semantic").stringType().noDefaultValue();
 
-    private final String topic;
+    private final SinkTopics topics;
     private final Properties producerConfig;
     private final DeliveryGuarantee deliveryGuarantee;
     private final String transactionalIdPrefix;
     /** Null on the 1.20 line, which has one naming only ({@link TransactionNaming}). */
     private final String transactionNamingStrategy;
-    private final boolean fixedPartitioner;
+    private final SinkPartitioner partitioner;
     private final Integer parallelism;
 
-    private KafkaSinkSettings(String topic, Properties producerConfig, DeliveryGuarantee deliveryGuarantee,
-            String transactionalIdPrefix, String transactionNamingStrategy, boolean fixedPartitioner,
+    private KafkaSinkSettings(SinkTopics topics, Properties producerConfig, DeliveryGuarantee deliveryGuarantee,
+            String transactionalIdPrefix, String transactionNamingStrategy, SinkPartitioner partitioner,
             Integer parallelism) {
-        this.topic = topic;
+        this.topics = topics;
         this.producerConfig = producerConfig;
         this.deliveryGuarantee = deliveryGuarantee;
         this.transactionalIdPrefix = transactionalIdPrefix;
         this.transactionNamingStrategy = transactionNamingStrategy;
-        this.fixedPartitioner = fixedPartitioner;
+        this.partitioner = partitioner;
         this.parallelism = parallelism;
     }
 
-    /** From options already validated by the stock factory and {@link NativeSinkRestrictions}. */
-    static KafkaSinkSettings of(Map<String, String> options) {
+    /**
+     * From options already validated by the stock factory and {@link NativeSinkRestrictions};
+     * {@code classLoader} loads a custom {@code sink.partitioner} class.
+     */
+    static KafkaSinkSettings of(Map<String, String> options, ClassLoader classLoader) {
         Configuration config = Configuration.fromMap(options);
         Properties producerConfig = new Properties();
         options.forEach((key, value) -> {
@@ -62,10 +67,13 @@ final class KafkaSinkSettings implements Serializable {
         DeliveryGuarantee guarantee = config.getOptional(SINK_SEMANTIC)
                 .map(semantic -> DeliveryGuarantee.valueOf(semantic.toUpperCase(Locale.ROOT).replace('-', '_')))
                 .orElseGet(() -> config.get(KafkaConnectorOptions.DELIVERY_GUARANTEE));
-        return new KafkaSinkSettings(config.get(KafkaConnectorOptions.TOPIC).get(0), producerConfig, guarantee,
+        SinkTopics topics = config.getOptional(KafkaConnectorOptions.TOPIC_PATTERN)
+                .map(pattern -> SinkTopics.matching(Pattern.compile(pattern)))
+                .orElseGet(() -> SinkTopics.listed(config.get(KafkaConnectorOptions.TOPIC)));
+        return new KafkaSinkSettings(topics, producerConfig, guarantee,
                 config.getOptional(KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX).orElse(null),
                 TransactionNaming.of(config),
-                "fixed".equals(config.get(KafkaConnectorOptions.SINK_PARTITIONER)),
+                SinkPartitioner.of(config, classLoader),
                 config.getOptional(KafkaConnectorOptions.SINK_PARALLELISM).orElse(null));
     }
 
@@ -84,12 +92,22 @@ final class KafkaSinkSettings implements Serializable {
     }
 
     private EncodedRecordSerializationSchema recordSerializer() {
-        EncodedRecordSerializationSchema toTopic = new EncodedRecordSerializationSchema(topic);
-        return fixedPartitioner ? toTopic.withFixedPartitioner() : toTopic;
+        EncodedRecordSerializationSchema toTopic = EncodedRecordSerializationSchema.to(topics);
+        return partitioner.applyTo(toTopic);
     }
 
+    /** The topic, topics or pattern, as the sink's name shows them. */
     String topic() {
-        return topic;
+        return topics.topics() != null ? String.join(",", topics.topics()) : topics.toString();
+    }
+
+    SinkTopics topics() {
+        return topics;
+    }
+
+    /** A custom partitioner class: the records carry the consumed rows. */
+    boolean partitionerReadsRows() {
+        return partitioner.readsRows();
     }
 
     DeliveryGuarantee deliveryGuarantee() {
@@ -103,8 +121,8 @@ final class KafkaSinkSettings implements Serializable {
 
     @Override
     public String toString() {
-        return "KafkaSinkSettings{topic=" + topic + ", guarantee=" + deliveryGuarantee + ", transactionalIdPrefix="
-                + transactionalIdPrefix + ", naming=" + transactionNamingStrategy + ", fixedPartitioner="
-                + fixedPartitioner + ", parallelism=" + parallelism + ", producer=" + producerConfig + "}";
+        return "KafkaSinkSettings{" + topics + ", guarantee=" + deliveryGuarantee + ", transactionalIdPrefix="
+                + transactionalIdPrefix + ", naming=" + transactionNamingStrategy + ", partitioner="
+                + partitioner + ", parallelism=" + parallelism + ", producer=" + producerConfig + "}";
     }
 }

@@ -1,7 +1,10 @@
 package org.kjson.flink.sql;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -10,10 +13,13 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.kjson.flink.BatchSettings;
 import org.kjson.flink.KafkaEncodedRecord;
-import org.kjson.flink.KjsonStreams;
 import org.kjson.flink.RowDataEncodeOperator;
 import org.kjson.flink.SinkDescription;
 
@@ -22,13 +28,19 @@ import org.kjson.flink.SinkDescription;
  * batches by {@link RowDataEncodeOperator} (native), and written by Flink's stock
  * {@link KafkaSink}, so transactions, checkpoints and recovery are the connector's. The changelog
  * mode is the stock sink's, so the planner shapes the input exactly as for the stock connector.
+ * The writable metadata are the stock sink's too (same keys and types); their values ride with
+ * each encoded record ({@link RecordCarriage}) and the native encoder sees the physical columns only.
  */
-final class KjsonKafkaDynamicSink implements DynamicTableSink {
+final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMetadata {
     private final String identifier;
     private final DynamicTableSink stockSink;
     private final SinkDescription description;
     private final KafkaSinkSettings settings;
     private final BatchSettings batching;
+    /** The persisted metadata columns' keys, in the order of their columns after the physical ones. */
+    private List<String> metadataKeys = List.of();
+    /** The rows the planner hands the sink: the physical columns, then the metadata columns. */
+    private LogicalType consumedRowType;
 
     KjsonKafkaDynamicSink(String identifier, DynamicTableSink stockSink, SinkDescription description,
             KafkaSinkSettings settings, BatchSettings batching) {
@@ -46,12 +58,32 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-        return new EncodeThenKafkaSinkProvider(description, settings, batching);
+        LogicalType consumed = consumedRowType != null ? consumedRowType : description.physicalRowType();
+        RecordCarriage carriage = RecordCarriage.of(metadataKeys, description.physicalRowType().getFieldCount(),
+                settings.partitionerReadsRows() ? context.createTypeInformation(consumed) : null);
+        UpsertBuffer buffer = UpsertBuffer.of(description.options(), description);
+        return new EncodeThenKafkaSinkProvider(description, settings, batching, carriage)
+                .reducedBy(buffer, (RowType) consumed, buffer == null ? null : context.createTypeInformation(consumed));
+    }
+
+    @Override
+    public Map<String, DataType> listWritableMetadata() {
+        return ((SupportsWritingMetadata) stockSink).listWritableMetadata();
+    }
+
+    @Override
+    public void applyWritableMetadata(List<String> keys, DataType consumedDataType) {
+        ((SupportsWritingMetadata) stockSink).applyWritableMetadata(keys, consumedDataType);
+        this.metadataKeys = List.copyOf(keys);
+        this.consumedRowType = consumedDataType.getLogicalType();
     }
 
     @Override
     public DynamicTableSink copy() {
-        return new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batching);
+        KjsonKafkaDynamicSink copy = new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batching);
+        copy.metadataKeys = metadataKeys;
+        copy.consumedRowType = consumedRowType;
+        return copy;
     }
 
     @Override
@@ -76,17 +108,34 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
         private final SinkDescription description;
         private final KafkaSinkSettings settings;
         private final BatchSettings batching;
+        private final RecordCarriage carriage;
+        private UpsertBuffer buffer;
+        private RowType consumedRowType;
+        private TypeInformation<RowData> consumedTypeInfo;
 
-        EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, BatchSettings batching) {
+        EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, BatchSettings batching,
+                RecordCarriage carriage) {
             this.description = description;
             this.settings = settings;
             this.batching = batching;
+            this.carriage = carriage;
+        }
+
+        /** upsert-kafka's reducing buffer before the encoder ({@code buffer} null: none). */
+        EncodeThenKafkaSinkProvider reducedBy(UpsertBuffer buffer, RowType consumedRowType,
+                TypeInformation<RowData> consumedTypeInfo) {
+            this.buffer = buffer;
+            this.consumedRowType = consumedRowType;
+            this.consumedTypeInfo = consumedTypeInfo;
+            return this;
         }
 
         @Override
         public DataStreamSink<?> consumeDataStream(ProviderContext context, DataStream<RowData> rows) {
-            SingleOutputStreamOperator<KafkaEncodedRecord> encoded = rows.transform("kjson-encode",
-                    KjsonStreams.recordType(), new RowDataEncodeOperator(description, batching, null));
+            DataStream<RowData> input = buffer == null ? rows : buffer.apply(rows, consumedRowType, consumedTypeInfo,
+                    settings.parallelism() != null ? settings.parallelism() : rows.getParallelism(), context);
+            SingleOutputStreamOperator<KafkaEncodedRecord> encoded = input.transform("kjson-encode",
+                    carriage.recordType(), new RowDataEncodeOperator(description, batching, null, carriage.extras()));
             context.generateUid("kjson-encode").ifPresent(encoded::uid);
             DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name("Sink: kafka " + settings.topic());
             // The uid the planner gives the stock connector's sink ("<node id>_sink"): the writer takes it

@@ -85,7 +85,7 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
         NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
         SinkDescription description = SinkDescription.of(table.getResolvedSchema(), table.getOptions()).named(tableName);
         validateNatively(description, tableName);
-        KafkaSinkSettings settings = KafkaSinkSettings.of(stockOptions);
+        KafkaSinkSettings settings = KafkaSinkSettings.of(stockOptions, context.getClassLoader());
         return new KjsonKafkaDynamicSink(identifier, stockSink, description, settings, batching);
     }
 

@@ -1,79 +1,22 @@
 package org.kjson.flink.sql;
 
-import java.util.List;
 import java.util.Map;
 
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
-import org.apache.flink.table.api.ValidationException;
-import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 
 /**
  * Options and columns that Flink's Kafka connectors accept but the native path would not
- * reproduce record for record. Each is rejected at planning with a message naming it; nothing is
- * silently dropped or changed.
+ * reproduce record for record, rejected at planning with a message naming them (nothing is
+ * silently dropped or changed). None is left here: writable metadata, topic lists,
+ * {@code topic-pattern}, custom {@code sink.partitioner} classes and upsert-kafka's reducing
+ * buffer are all written as the stock sink writes them; formats are checked by
+ * {@link EncodedFormats}, format options and column types by the native encoder.
  */
 final class NativeSinkRestrictions {
-    /** {@code sink.partitioner} values whose partition choice does not look at the row. */
-    static final List<String> PARTITIONERS = List.of("default", "round-robin", "fixed");
-
     private NativeSinkRestrictions() {}
 
     /** {@code options} are the stock connector's (connector already renamed). */
     static void check(String identifier, ResolvedSchema schema, Map<String, String> options) {
-        Configuration config = Configuration.fromMap(options);
-        checkMetadataColumns(identifier, schema);
-        checkTopic(identifier, config);
-        checkPartitioner(identifier, config);
-        checkBufferFlush(identifier, config);
-    }
-
-    /** Kafka metadata (timestamp, headers, topic) is written by the stock serializer only. */
-    private static void checkMetadataColumns(String identifier, ResolvedSchema schema) {
-        for (Column column : schema.getColumns()) {
-            if (column instanceof Column.MetadataColumn metadata && !metadata.isVirtual()) {
-                throw new ValidationException(String.format("'%s' does not write Kafka metadata, but column '%s' is a"
-                        + " persisted METADATA column (key '%s'). Declare it VIRTUAL, drop it, or use the stock"
-                        + " connector for this table.", identifier, column.getName(),
-                        metadata.getMetadataKey().orElse(column.getName())));
-            }
-        }
-    }
-
-    /** One fixed topic: a topic list or pattern needs the writable 'topic' metadata column. */
-    private static void checkTopic(String identifier, Configuration config) {
-        if (config.getOptional(KafkaConnectorOptions.TOPIC_PATTERN).isPresent()) {
-            throw new ValidationException(String.format("'%s' writes to one topic: option '%s' is not supported, set '%s'"
-                    + " to a single topic.", identifier, KafkaConnectorOptions.TOPIC_PATTERN.key(),
-                    KafkaConnectorOptions.TOPIC.key()));
-        }
-        List<String> topics = config.getOptional(KafkaConnectorOptions.TOPIC).orElse(List.of());
-        if (topics.size() != 1) {
-            throw new ValidationException(String.format("'%s' writes to one topic: option '%s' must name exactly one"
-                    + " topic, found %s.", identifier, KafkaConnectorOptions.TOPIC.key(), topics));
-        }
-    }
-
-    /** A custom partitioner is handed the RowData, which the native path no longer has. */
-    private static void checkPartitioner(String identifier, Configuration config) {
-        config.getOptional(KafkaConnectorOptions.SINK_PARTITIONER).ifPresent(partitioner -> {
-            if (!PARTITIONERS.contains(partitioner)) {
-                throw new ValidationException(String.format("'%s' supports option '%s' = %s only (a custom partitioner"
-                        + " class sees the row, which is encoded natively), found '%s'.", identifier,
-                        KafkaConnectorOptions.SINK_PARTITIONER.key(), PARTITIONERS, partitioner));
-            }
-        });
-    }
-
-    /** upsert-kafka's reducing buffer drops and reorders records by key; not reproduced. */
-    private static void checkBufferFlush(String identifier, Configuration config) {
-        int maxRows = config.get(KafkaConnectorOptions.SINK_BUFFER_FLUSH_MAX_ROWS);
-        long intervalMs = config.get(KafkaConnectorOptions.SINK_BUFFER_FLUSH_INTERVAL).toMillis();
-        if (maxRows > 0 || intervalMs > 0) {
-            throw new ValidationException(String.format("'%s' does not support the upsert buffer: options '%s' and"
-                    + " '%s' must be left unset (or 0).", identifier, KafkaConnectorOptions.SINK_BUFFER_FLUSH_MAX_ROWS.key(),
-                    KafkaConnectorOptions.SINK_BUFFER_FLUSH_INTERVAL.key()));
-        }
+        // Every option and column the stock factory accepts is written as the stock sink writes it.
     }
 }
