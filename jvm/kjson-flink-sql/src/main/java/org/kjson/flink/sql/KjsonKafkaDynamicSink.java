@@ -26,17 +26,15 @@ import org.kjson.flink.SinkDescription;
 final class KjsonKafkaDynamicSink implements DynamicTableSink {
     private final String identifier;
     private final DynamicTableSink stockSink;
-    private final SinkDescription description;
+    private final EncodeStep encodeStep;
     private final KafkaSinkSettings settings;
-    private final BatchSettings batching;
 
-    KjsonKafkaDynamicSink(String identifier, DynamicTableSink stockSink, SinkDescription description,
-            KafkaSinkSettings settings, BatchSettings batching) {
+    KjsonKafkaDynamicSink(String identifier, DynamicTableSink stockSink, EncodeStep encodeStep,
+            KafkaSinkSettings settings) {
         this.identifier = identifier;
         this.stockSink = stockSink;
-        this.description = description;
+        this.encodeStep = encodeStep;
         this.settings = settings;
-        this.batching = batching;
     }
 
     @Override
@@ -46,12 +44,13 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-        return new EncodeThenKafkaSinkProvider(description, settings, batching);
+        return new EncodeThenKafkaSinkProvider(encodeStep.operator(context), OperatorNames.of(encodeStep.objectName()),
+                settings);
     }
 
     @Override
     public DynamicTableSink copy() {
-        return new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batching);
+        return new KjsonKafkaDynamicSink(identifier, stockSink.copy(), encodeStep, settings);
     }
 
     @Override
@@ -60,7 +59,11 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
     }
 
     SinkDescription description() {
-        return description;
+        return encodeStep.description();
+    }
+
+    EncodeStep encodeStep() {
+        return encodeStep;
     }
 
     KafkaSinkSettings settings() {
@@ -68,27 +71,28 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink {
     }
 
     BatchSettings batching() {
-        return batching;
+        return encodeStep.batching();
     }
 
     /** RowData -> native encode operator -> stock KafkaSink, both at the sink's parallelism. */
     static final class EncodeThenKafkaSinkProvider implements DataStreamSinkProvider {
-        private final SinkDescription description;
+        private final RowDataEncodeOperator operator;
+        private final OperatorNames names;
         private final KafkaSinkSettings settings;
-        private final BatchSettings batching;
 
-        EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, BatchSettings batching) {
-            this.description = description;
+        EncodeThenKafkaSinkProvider(RowDataEncodeOperator operator, OperatorNames names, KafkaSinkSettings settings) {
+            this.operator = operator;
+            this.names = names;
             this.settings = settings;
-            this.batching = batching;
         }
 
         @Override
         public DataStreamSink<?> consumeDataStream(ProviderContext context, DataStream<RowData> rows) {
-            SingleOutputStreamOperator<KafkaEncodedRecord> encoded = rows.transform("kjson-encode",
-                    KjsonStreams.recordType(), new RowDataEncodeOperator(description, batching, null));
-            context.generateUid("kjson-encode").ifPresent(encoded::uid);
-            DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name("Sink: kafka " + settings.topic());
+            SingleOutputStreamOperator<KafkaEncodedRecord> encoded = KjsonStreams.chained(
+                    rows.transform(names.encoder(), KjsonStreams.recordType(), operator));
+            // Unchanged "<node id>_kjson-encode": already one per sink, and savepoints taken before keep mapping.
+            context.generateUid(OperatorNames.ENCODER_UID).ifPresent(encoded::uid);
+            DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name(names.sink());
             // The uid the planner gives the stock connector's sink ("<node id>_sink"): the writer takes it
             // and the committer "Sink Committer: <uid>", so with table.exec.uid.generation = ALWAYS (or a
             // compiled plan) a savepoint's Kafka writer and committer state maps across kafka <-> kjson-kafka.

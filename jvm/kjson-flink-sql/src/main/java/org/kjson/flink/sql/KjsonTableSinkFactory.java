@@ -16,6 +16,7 @@ import org.apache.flink.table.factories.FactoryUtil;
 import org.kjson.flink.BatchSettings;
 import org.kjson.flink.Compatibility;
 import org.kjson.flink.KjsonException;
+import org.kjson.flink.NativeLibraryPolicy;
 import org.kjson.flink.NativeJsonEncoder;
 import org.kjson.flink.SinkDescription;
 import org.slf4j.Logger;
@@ -65,7 +66,7 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new HashSet<>(stockFactory().optionalOptions());
-        options.addAll(BatchOptions.ALL);
+        options.addAll(KjsonOptions.ALL);
         return options;
     }
 
@@ -80,32 +81,42 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
         String tableName = context.getObjectIdentifier().asSummaryString();
         EncodedFormats.check(tableName, identifier, stockIdentifier, table.getOptions());
         BatchSettings batching = BatchOptions.read(table.getOptions(), identifier);
+        NativeLibraryPolicy nativePolicy = KjsonOptions.nativePolicy(table.getOptions(), identifier);
         Map<String, String> stockOptions = stockOptions(table.getOptions());
-        DynamicTableSink stockSink = createStockSink(context, table.copy(stockOptions));
+        Context stockContext = stockContext(context, table.copy(stockOptions));
+        DynamicTableSink stockSink = createStockSink(stockContext);
         NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
-        SinkDescription description = SinkDescription.of(table.getResolvedSchema(), table.getOptions()).named(tableName);
+        StockFormats formats = StockFormats.of(stockSink, stockOptions);
+        SinkDescription description = SinkDescription.of(table.getResolvedSchema(),
+                formats.nativeOptions(table.getOptions())).named(tableName);
         validateNatively(description, tableName);
         KafkaSinkSettings settings = KafkaSinkSettings.of(stockOptions);
-        return new KjsonKafkaDynamicSink(identifier, stockSink, description, settings, batching);
+        EncodeStep encodeStep = new EncodeStep(context.getObjectIdentifier().getObjectName(), description, batching,
+                formats, nativePolicy);
+        return new KjsonKafkaDynamicSink(identifier, stockSink, encodeStep, settings);
     }
 
     /** The options exactly as the stock connector would receive them. */
     private Map<String, String> stockOptions(Map<String, String> options) {
         Map<String, String> stock = new HashMap<>(options);
-        BatchOptions.ALL.forEach(option -> stock.remove(option.key()));
+        KjsonOptions.ALL.forEach(option -> stock.remove(option.key()));
         stock.put(FactoryUtil.CONNECTOR.key(), stockIdentifier);
         return stock;
     }
 
-    private DynamicTableSink createStockSink(Context context, ResolvedCatalogTable stockTable) {
-        Context stockContext = new FactoryUtil.DefaultDynamicTableContext(context.getObjectIdentifier(), stockTable,
+    /** The planner's context with the table as the stock connector receives it. */
+    private static Context stockContext(Context context, ResolvedCatalogTable stockTable) {
+        return new FactoryUtil.DefaultDynamicTableContext(context.getObjectIdentifier(), stockTable,
                 context.getEnrichmentOptions(), context.getConfiguration(), context.getClassLoader(),
                 context.isTemporary());
+    }
+
+    private DynamicTableSink createStockSink(Context stockContext) {
         try {
             return stockFactory().createDynamicTableSink(stockContext);
         } catch (ValidationException e) {
             throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' takes the options of '%s': %s",
-                    context.getObjectIdentifier().asSummaryString(), identifier, stockIdentifier, e.getMessage()), e);
+                    stockContext.getObjectIdentifier().asSummaryString(), identifier, stockIdentifier, e.getMessage()), e);
         }
     }
 
