@@ -25,6 +25,8 @@ final class KjsonOptions {
                     + " with one WARN line at open and the encoder kind 'flink' in the metrics.");
 
     static final List<ConfigOption<?>> ALL = all();
+    /** Options under this prefix are kjson's: an unknown one is a typo, reported by kjson. */
+    static final String PREFIX = "kjson.";
 
     private KjsonOptions() {}
 
@@ -32,6 +34,46 @@ final class KjsonOptions {
         List<ConfigOption<?>> all = new ArrayList<>(BatchOptions.ALL);
         all.add(NATIVE);
         return List.copyOf(all);
+    }
+
+    /** The keys of kjson's options, sorted, as messages list them. */
+    static String keys() {
+        return String.join(", ", ALL.stream().map(ConfigOption::key).sorted().toList());
+    }
+
+    /**
+     * Every problem of the table's {@code kjson.*} options at once (an unknown key, a value out of
+     * range), as one {@link ValidationException} that lists kjson's options.
+     */
+    static void validate(String tableName, String identifier, Map<String, String> options) {
+        List<String> problems = new ArrayList<>();
+        options.keySet().stream().filter(key -> key.startsWith(PREFIX))
+                .filter(key -> ALL.stream().noneMatch(option -> option.key().equals(key))).sorted()
+                .forEach(key -> problems.add("unknown option '" + key + "'"));
+        for (ConfigOption<?> option : ALL) {
+            String value = options.get(option.key());
+            if (value != null) {
+                try {
+                    readOne(option, value, identifier);
+                } catch (ValidationException e) {
+                    problems.add(e.getMessage());
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' has %d invalid kjson"
+                    + " option%s:%n  %s%nThe kjson options of '%s' are: %s.", tableName, identifier, problems.size(),
+                    problems.size() > 1 ? "s" : "", String.join("\n  ", problems), identifier, keys()));
+        }
+    }
+
+    private static void readOne(ConfigOption<?> option, String value, String identifier) {
+        Map<String, String> alone = Map.of(option.key(), value);
+        if (option == NATIVE) {
+            nativePolicy(alone, identifier);
+        } else {
+            BatchOptions.read(alone, identifier);
+        }
     }
 
     /** The table's {@code kjson.native}, or a {@link ValidationException} naming the option and its values. */

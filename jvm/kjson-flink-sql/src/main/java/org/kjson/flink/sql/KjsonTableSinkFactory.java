@@ -13,6 +13,7 @@ import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.RowType;
 import org.kjson.flink.BatchSettings;
 import org.kjson.flink.Compatibility;
 import org.kjson.flink.KjsonException;
@@ -80,12 +81,15 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
         ResolvedCatalogTable table = context.getCatalogTable();
         String tableName = context.getObjectIdentifier().asSummaryString();
         EncodedFormats.check(tableName, identifier, stockIdentifier, table.getOptions());
+        KjsonOptions.validate(tableName, identifier, table.getOptions());
         BatchSettings batching = BatchOptions.read(table.getOptions(), identifier);
         NativeLibraryPolicy nativePolicy = KjsonOptions.nativePolicy(table.getOptions(), identifier);
         Map<String, String> stockOptions = stockOptions(table.getOptions());
         Context stockContext = stockContext(context, table.copy(stockOptions));
         DynamicTableSink stockSink = createStockSink(stockContext);
-        NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
+        checkRestrictions(table, stockOptions);
+        ArrowCarriageCheck.check(tableName, identifier, stockIdentifier,
+                (RowType) table.getResolvedSchema().toPhysicalRowDataType().getLogicalType(), batching);
         StockFormats formats = StockFormats.of(stockSink, stockOptions);
         SinkDescription description = SinkDescription.of(table.getResolvedSchema(),
                 formats.nativeOptions(table.getOptions())).named(tableName);
@@ -104,6 +108,16 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
         return stock;
     }
 
+    /** {@link NativeSinkRestrictions}, with the stock connector that writes the table as it is. */
+    private void checkRestrictions(ResolvedCatalogTable table, Map<String, String> stockOptions) {
+        try {
+            NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
+        } catch (ValidationException e) {
+            throw new ValidationException(e.getMessage() + String.format(" (To write this table as it is, use"
+                    + " 'connector' = '%s'.)", stockIdentifier), e);
+        }
+    }
+
     /** The planner's context with the table as the stock connector receives it. */
     private static Context stockContext(Context context, ResolvedCatalogTable stockTable) {
         return new FactoryUtil.DefaultDynamicTableContext(context.getObjectIdentifier(), stockTable,
@@ -115,8 +129,12 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
         try {
             return stockFactory().createDynamicTableSink(stockContext);
         } catch (ValidationException e) {
-            throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' takes the options of '%s': %s",
-                    stockContext.getObjectIdentifier().asSummaryString(), identifier, stockIdentifier, e.getMessage()), e);
+            // Flink's list of supported options is the stock connector's: name kjson's too.
+            String kjsonOptions = e.getMessage().contains("Unsupported options") ? String.format("%n%nBesides these,"
+                    + " '%s' takes kjson's own options: %s.", identifier, KjsonOptions.keys()) : "";
+            throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' takes the options of '%s': %s%s",
+                    stockContext.getObjectIdentifier().asSummaryString(), identifier, stockIdentifier, e.getMessage(),
+                    kjsonOptions), e);
         }
     }
 
