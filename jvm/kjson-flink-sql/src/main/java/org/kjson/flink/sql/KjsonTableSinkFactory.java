@@ -24,15 +24,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What both kjson sink factories do at planning time. The table's formats must be ones kjson
- * encodes ({@link EncodedFormats}); then the options, with the {@code connector} renamed to the
- * stock one, go through three checks in order:
+ * What both kjson sink factories do at planning time. The table's value format must be one kjson
+ * encodes ({@link EncodedFormats}) and its {@code kjson.*} options valid ({@link KjsonOptions},
+ * every problem in one message); then the options, with the {@code connector} renamed to the
+ * stock one, go through these checks in order (a key in a format kjson does not encode is
+ * written by that format's own serializer, {@link StockFormats}):
  * <ol>
  *   <li>Flink's own factory ({@code kafka} or {@code upsert-kafka}) creates its sink: every
  *       connector and {@code json} format rule (the key/value projections included), with
  *       Flink's messages.</li>
  *   <li>{@link NativeSinkRestrictions}: options and columns that Flink accepts but the native
  *       path would not reproduce are rejected by name.</li>
+ *   <li>{@link ArrowCarriageCheck}: every column type can be carried in Arrow, and one row fits
+ *       in {@code kjson.arrow-memory-limit} (Java only, so also where the library cannot load).</li>
  *   <li>The native encoder is opened once with the table as written ({@link SinkDescription}:
  *       row type, primary key, options): it derives the projections with the same rules, and
  *       rejects format options and column types it cannot encode byte-identically. Where the
@@ -154,8 +158,9 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
                     + " when the sink task opens. Cause: {}", tableName, identifier, e.getMessage());
         } catch (KjsonException e) {
             throw new ValidationException(String.format(
-                    "Table '%s' with 'connector' = '%s' cannot be written byte-identically to '%s' by kjson: %s",
-                    tableName, identifier, stockIdentifier, e.getMessage()), e);
+                    "Table '%s' with 'connector' = '%s' cannot be written byte-identically to '%s' by kjson: %s (to write"
+                    + " this table as it is, use 'connector' = '%s')", tableName, identifier, stockIdentifier,
+                    e.getMessage(), stockIdentifier), e);
         }
     }
 }
