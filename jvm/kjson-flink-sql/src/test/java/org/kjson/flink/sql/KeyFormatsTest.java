@@ -58,7 +58,7 @@ class KeyFormatsTest {
     void csvKeyWithPrefixExactlyOnceAcrossFailover() throws Exception {
         // Fast enough that FailingRows.FAIL_AFTER_ROWS pass between two checkpoint barriers.
         FailoverScenario result = FailoverScenario.run("csv-key", CSV_KEY_DDL, "kjson-kafka", "kafka", "exactly-once",
-                FailingRows.Shape.APPEND, 40_000, 20_000, FailoverScenario.Path.SQL, true);
+                FailingRows.Shape.APPEND, 80_000, 40_000, FailoverScenario.Path.SQL, true);
         System.out.println(result);
         assertTrue(result.run.failed.get(), "the failure was not injected: " + result);
         assertTrue(result.audit.exactlyOnce(), result::toString);
