@@ -24,6 +24,10 @@ final class EncodeMetrics {
     static final String ENCODER_KIND = "kjsonEncoderKind";
     static final String ENCODER_GENERATED = "kjsonEncoderGenerated";
     static final String NATIVE_VERSION = "kjsonNativeVersion";
+    /** The encoder kind where Flink's own serializers write every record (no native library). */
+    static final String FLINK_KIND = "flink";
+    /** The native version gauge where no native library is loaded. */
+    static final String NO_NATIVE_VERSION = "none";
 
     /** Batches the rows-per-batch histogram keeps for its statistics. */
     private static final int HISTOGRAM_WINDOW = 1024;
@@ -39,6 +43,18 @@ final class EncodeMetrics {
      * @param arrowBytes bytes the operator's Arrow allocator holds now
      */
     EncodeMetrics(MetricGroup group, NativeJsonEncoder encoder, IntSupplier bufferedRows, LongSupplier arrowBytes) {
+        this(group, encoder.kind().name().toLowerCase(java.util.Locale.ROOT),
+                encoder.kind() == NativeJsonEncoder.Kind.GENERATED, NativeJsonEncoder.nativeVersion(), bufferedRows,
+                arrowBytes);
+    }
+
+    /** The metrics of an operator whose records Flink's serializers write: kind {@value #FLINK_KIND}. */
+    static EncodeMetrics withoutNativeLibrary(MetricGroup group, IntSupplier bufferedRows, LongSupplier arrowBytes) {
+        return new EncodeMetrics(group, FLINK_KIND, false, NO_NATIVE_VERSION, bufferedRows, arrowBytes);
+    }
+
+    private EncodeMetrics(MetricGroup group, String kind, boolean generatedEncoder, String version,
+            IntSupplier bufferedRows, LongSupplier arrowBytes) {
         rows = group.counter(ROWS_ENCODED);
         keyBytes = group.counter(KEY_BYTES);
         valueBytes = group.counter(VALUE_BYTES);
@@ -46,15 +62,13 @@ final class EncodeMetrics {
         rowsPerBatch = group.histogram(ROWS_PER_BATCH, new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         group.gauge(BUFFERED_ROWS, (Gauge<Integer>) bufferedRows::getAsInt);
         group.gauge(ARROW_BYTES, (Gauge<Long>) arrowBytes::getAsLong);
-        String kind = encoder.kind().name().toLowerCase(java.util.Locale.ROOT);
         group.gauge(ENCODER_KIND, (Gauge<String>) () -> kind);
-        int generated = encoder.kind() == NativeJsonEncoder.Kind.GENERATED ? 1 : 0;
+        int generated = generatedEncoder ? 1 : 0;
         group.gauge(ENCODER_GENERATED, (Gauge<Integer>) () -> generated);
-        String version = NativeJsonEncoder.nativeVersion();
         group.gauge(NATIVE_VERSION, (Gauge<String>) () -> version);
     }
 
-    /** One native call: its rows, the time it took and the bytes it produced. */
+    /** One native call (or one record of Flink's serializers): its rows, the time it took and the bytes it produced. */
     void recordBatch(EncodedBatch batch, long nanos) {
         long keys = 0;
         long values = 0;

@@ -52,20 +52,40 @@ abstract class EncodingOperator<IN> extends AbstractStreamOperator<KafkaEncodedR
         super.open();
         allocator = new RootAllocator(arrowMemoryLimit());
         Compatibility target = compatibility != null ? compatibility : Compatibility.ofRunningFlink();
-        // Direct handoff measured faster; emit() copies every record before the next encode.
-        encoder = NativeJsonEncoder.open(sink, target, allocator, NativeJsonEncoder.Handoff.DIRECT);
-        metrics = new EncodeMetrics(getMetricGroup(), encoder, this::bufferedRows, allocator::getAllocatedMemory);
         reuse = new StreamRecord<>(null);
-        LOG.info("{}: kjson native library {} ({}), encoder {}, Flink line {}, float spelling {}, {}",
-                getRuntimeContext().getTaskInfo().getTaskNameWithSubtasks(), NativeJsonEncoder.nativeLibraryPath(),
-                NativeJsonEncoder.nativeVersion(), encoder.kindDescription(), target.flinkVersion(),
-                target.floatSpelling(), batchingDescription());
+        encoder = openEncoder(target);
+        if (encoder == null) {
+            metrics = EncodeMetrics.withoutNativeLibrary(getMetricGroup(), this::bufferedRows, allocator::getAllocatedMemory);
+            return;
+        }
+        metrics = new EncodeMetrics(getMetricGroup(), encoder, this::bufferedRows, allocator::getAllocatedMemory);
+        LOG.info("{}: kjson table '{}': native library {} ({}), encoder {}, Flink line {}, float spelling {}, {}",
+                taskName(), sink.tableName(), NativeJsonEncoder.nativeLibraryPath(), NativeJsonEncoder.nativeVersion(),
+                encoder.kindDescription(), target.flinkVersion(), target.floatSpelling(), batchingDescription());
+    }
+
+    /**
+     * The native encoder of the sink; null when the subclass writes records without the native
+     * library (it then logs why). Direct handoff measured faster; emit() copies every record
+     * before the next encode.
+     */
+    NativeJsonEncoder openEncoder(Compatibility target) {
+        return NativeJsonEncoder.open(sink, target, allocator, NativeJsonEncoder.Handoff.DIRECT);
+    }
+
+    final String taskName() {
+        return getRuntimeContext().getTaskInfo().getTaskNameWithSubtasks();
     }
 
     /** Encodes with the operator's encoder, counting the call in the metrics. */
     final EncodedBatch encodeCounted(java.util.function.Function<NativeJsonEncoder, EncodedBatch> call) {
+        return counted(() -> call.apply(encoder));
+    }
+
+    /** Runs one encode step (native, or Flink's serializers for one record), counting it in the metrics. */
+    final EncodedBatch counted(java.util.function.Supplier<EncodedBatch> encode) {
         long start = System.nanoTime();
-        EncodedBatch batch = call.apply(encoder);
+        EncodedBatch batch = encode.get();
         metrics.recordBatch(batch, System.nanoTime() - start);
         return batch;
     }

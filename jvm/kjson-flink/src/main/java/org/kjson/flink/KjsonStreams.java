@@ -3,6 +3,8 @@ package org.kjson.flink;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
+import org.apache.flink.streaming.api.transformations.PhysicalTransformation;
 import org.apache.flink.table.data.RowData;
 
 /** Wires the encode operators into a DataStream job. */
@@ -22,12 +24,23 @@ public final class KjsonStreams {
     /** RowData in, encoded Kafka records out, batched as {@code batching} says. */
     public static SingleOutputStreamOperator<KafkaEncodedRecord> encodeRows(DataStream<RowData> rows, SinkDescription sink,
             BatchSettings batching) {
-        return rows.transform("kjson-encode-rows", recordType(), new RowDataEncodeOperator(sink, batching, null));
+        return chained(rows.transform("kjson-encode-rows", recordType(), new RowDataEncodeOperator(sink, batching, null)));
     }
 
     /** Arrow batches in (chained to their producer), encoded Kafka records out. */
     public static SingleOutputStreamOperator<KafkaEncodedRecord> encodeArrow(DataStream<ArrowBatch> batches,
             SinkDescription sink) {
-        return batches.transform("kjson-encode-arrow", recordType(), new ArrowBatchEncodeOperator(sink));
+        return chained(batches.transform("kjson-encode-arrow", recordType(), new ArrowBatchEncodeOperator(sink)));
+    }
+
+    /**
+     * The encode operator chained to its input, as a map would be. Flink 2 chains operators by
+     * default; on 1.20 an {@code AbstractStreamOperator} starts a new chain (HEAD) unless told
+     * otherwise, which would put a serialized network edge before every encoder.
+     */
+    public static SingleOutputStreamOperator<KafkaEncodedRecord> chained(
+            SingleOutputStreamOperator<KafkaEncodedRecord> encoded) {
+        ((PhysicalTransformation<?>) encoded.getTransformation()).setChainingStrategy(ChainingStrategy.ALWAYS);
+        return encoded;
     }
 }

@@ -8,6 +8,8 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.kjson.flink.arrow.RowDataArrowWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * For plain Flink jobs: buffers {@link RowData} rows into Arrow vectors and encodes them in one
@@ -24,9 +26,15 @@ import org.kjson.flink.arrow.RowDataArrowWriter;
  *
  * <p>The Arrow buffers of a batch are bounded by {@link BatchSettings#arrowMemoryLimit()}; a
  * batch that needs more fails the task with a message naming {@value #MEMORY_LIMIT_OPTION}.
+ *
+ * <p>With a {@link FlinkRecordSerializer}, Flink's own serializer writes the key when its format
+ * is not one kjson encodes (the values stay native), and under
+ * {@link NativeLibraryPolicy#FALLBACK} it writes every record, row by row, where the native
+ * library cannot load.
  */
 public final class RowDataEncodeOperator extends EncodingOperator<RowData> implements BoundedOneInput {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(RowDataEncodeOperator.class);
 
     /** Rows per native call unless the interval, a checkpoint, a watermark or the end of input comes first. */
     public static final int DEFAULT_BATCH_ROWS = BatchSettings.DEFAULT_ROWS;
@@ -35,6 +43,9 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
 
     private final BatchSettings batching;
     private final RecordExtras extras;
+    /** Null: the native encoder writes both sides and the library is required. */
+    private final FlinkRecordSerializer flinkSerializer;
+    private final NativeLibraryPolicy nativePolicy;
 
     private transient RowDataArrowWriter writer;
     /** Null when the records carry no extras. */
@@ -44,6 +55,10 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
     /** Processing time at which the first row of the current batch arrived. */
     private transient long batchStartMillis;
     private transient boolean timerPending;
+    /** Keys that Flink's serializer wrote for the buffered rows; null when the native encoder writes them. */
+    private transient byte[][] flinkKeys;
+    /** The native library did not load: every record is written by {@link #flinkSerializer}. */
+    private transient boolean withoutNativeLibrary;
 
     public RowDataEncodeOperator(SinkDescription sink) {
         this(sink, BatchSettings.defaults(), null);
@@ -56,7 +71,7 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
 
     /** {@code compatibility} null: mimic the running Flink and JVM. */
     public RowDataEncodeOperator(SinkDescription sink, BatchSettings batching, Compatibility compatibility) {
-        this(sink, batching, compatibility, RecordExtras.NONE);
+        this(sink, batching, compatibility, RecordExtras.NONE, null, NativeLibraryPolicy.REQUIRED);
     }
 
     /**
@@ -65,9 +80,31 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
      */
     public RowDataEncodeOperator(SinkDescription sink, BatchSettings batching, Compatibility compatibility,
             RecordExtras extras) {
+        this(sink, batching, compatibility, extras, null, NativeLibraryPolicy.REQUIRED);
+    }
+
+    /** As the constructor with {@code extras}, without them. */
+    public RowDataEncodeOperator(SinkDescription sink, BatchSettings batching, Compatibility compatibility,
+            FlinkRecordSerializer flinkSerializer, NativeLibraryPolicy nativePolicy) {
+        this(sink, batching, compatibility, RecordExtras.NONE, flinkSerializer, nativePolicy);
+    }
+
+    /**
+     * {@code flinkSerializer} null: the native encoder writes both sides. Otherwise it writes a key
+     * whose format kjson does not encode, and, with {@code nativePolicy} FALLBACK, every record
+     * where the library cannot load; {@code sink} then describes what the native encoder writes.
+     * The records carry {@code extras} of their rows (metadata columns after the physical ones).
+     */
+    public RowDataEncodeOperator(SinkDescription sink, BatchSettings batching, Compatibility compatibility,
+            RecordExtras extras, FlinkRecordSerializer flinkSerializer, NativeLibraryPolicy nativePolicy) {
         super(sink, compatibility);
         this.batching = java.util.Objects.requireNonNull(batching, "batching");
         this.extras = java.util.Objects.requireNonNull(extras, "extras");
+        this.flinkSerializer = flinkSerializer;
+        this.nativePolicy = java.util.Objects.requireNonNull(nativePolicy, "nativePolicy");
+        if (nativePolicy == NativeLibraryPolicy.FALLBACK && flinkSerializer == null) {
+            throw new IllegalArgumentException("the fallback without the native library needs Flink's serializers");
+        }
     }
 
     public BatchSettings batching() {
@@ -91,20 +128,59 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
     }
 
     @Override
+    NativeJsonEncoder openEncoder(Compatibility target) {
+        try {
+            return super.openEncoder(target);
+        } catch (UnsatisfiedLinkError e) {
+            if (nativePolicy != NativeLibraryPolicy.FALLBACK) {
+                throw e;
+            }
+            LOG.warn("{}: kjson table '{}': the native library cannot be loaded here and the table allows the"
+                    + " fallback (kjson.native = 'fallback'): Flink's own serializers write every record ({}), row by"
+                    + " row as the stock connector does, without kjson's speed-up. Cause: {}", taskName(),
+                    sink().tableName(), flinkSerializer.formats(), e.getMessage());
+            return null;
+        }
+    }
+
+    @Override
     public void open() throws Exception {
         super.open();
+        withoutNativeLibrary = encoder == null;
+        extrasOfRows = extras.isEmpty() ? null : extras.newBuffer(getExecutionConfig().getSerializerConfig());
+        if (flinkSerializer != null && (withoutNativeLibrary || !flinkSerializer.keyEncodedNatively())) {
+            flinkSerializer.open(getMetricGroup(), getRuntimeContext().getUserCodeClassLoader());
+        }
+        if (withoutNativeLibrary) {
+            return;
+        }
         try {
             writer = new RowDataArrowWriter(sink().physicalRowType(), allocator);
         } catch (OutOfMemoryException e) {
             throw memoryLimitExceeded(e);
         }
         timestamps = new long[Math.min(batching.rows(), 1 << 16)];
-        extrasOfRows = extras.isEmpty() ? null : extras.newBuffer(getExecutionConfig().getSerializerConfig());
         timerPending = false;
+        flinkKeys = flinkSerializer != null && !flinkSerializer.keyEncodedNatively() ? new byte[timestamps.length][] : null;
     }
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
+        if (withoutNativeLibrary) {
+            RowData value = element.getValue();
+            if (extrasOfRows != null) {
+                extrasOfRows.add(0, value);
+            }
+            try {
+                emit(counted(() -> new SerializedRecordBatch(flinkSerializer.key(value), flinkSerializer.value(value))),
+                        element.hasTimestamp() ? new long[] {element.getTimestamp()} : null, extrasOfRows);
+            } finally {
+                if (extrasOfRows != null) {
+                    extrasOfRows.clear(1);
+                }
+            }
+            return;
+        }
         int row = writer.rowCount();
         if (row == 0) {
             startBatchTimer();
@@ -119,6 +195,10 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
         }
         if (row == timestamps.length) {
             timestamps = Arrays.copyOf(timestamps, row * 2);
+            flinkKeys = flinkKeys == null ? null : Arrays.copyOf(flinkKeys, row * 2);
+        }
+        if (flinkKeys != null) {
+            flinkKeys[row] = flinkSerializer.key(element.getValue());
         }
         timestamps[row] = element.hasTimestamp() ? element.getTimestamp() : Long.MIN_VALUE;
         anyTimestamp |= element.hasTimestamp();
@@ -160,12 +240,12 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
 
     /** Encodes and emits the buffered rows, if any. */
     void flush() {
-        if (writer.rowCount() == 0) {
+        if (writer == null || writer.rowCount() == 0) {
             return;
         }
         try {
             byte[] kinds = writer.hasRetractions() ? writer.rowKinds() : null;
-            EncodedBatch batch = encodeCounted(encoder -> encoder.encode(writer.finish(), kinds));
+            EncodedBatch batch = encodeCounted(encoder -> withFlinkKeys(encoder.encode(writer.finish(), kinds)));
             emit(batch, anyTimestamp ? timestamps : null, extrasOfRows);
         } finally {
             if (extrasOfRows != null) {
@@ -173,7 +253,14 @@ public final class RowDataEncodeOperator extends EncodingOperator<RowData> imple
             }
             writer.reset();
             anyTimestamp = false;
+            if (flinkKeys != null) {
+                Arrays.fill(flinkKeys, null);
+            }
         }
+    }
+
+    private EncodedBatch withFlinkKeys(EncodedBatch batch) {
+        return flinkKeys == null ? batch : new FlinkKeysBatch(batch, flinkKeys);
     }
 
     private ArrowMemoryLimitException memoryLimitExceeded(OutOfMemoryException cause) {

@@ -20,6 +20,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.kjson.flink.BatchSettings;
 import org.kjson.flink.KafkaEncodedRecord;
+import org.kjson.flink.KjsonStreams;
 import org.kjson.flink.RowDataEncodeOperator;
 import org.kjson.flink.SinkDescription;
 
@@ -34,21 +35,19 @@ import org.kjson.flink.SinkDescription;
 final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMetadata {
     private final String identifier;
     private final DynamicTableSink stockSink;
-    private final SinkDescription description;
+    private final EncodeStep encodeStep;
     private final KafkaSinkSettings settings;
-    private final BatchSettings batching;
     /** The persisted metadata columns' keys, in the order of their columns after the physical ones. */
     private List<String> metadataKeys = List.of();
     /** The rows the planner hands the sink: the physical columns, then the metadata columns. */
     private LogicalType consumedRowType;
 
-    KjsonKafkaDynamicSink(String identifier, DynamicTableSink stockSink, SinkDescription description,
-            KafkaSinkSettings settings, BatchSettings batching) {
+    KjsonKafkaDynamicSink(String identifier, DynamicTableSink stockSink, EncodeStep encodeStep,
+            KafkaSinkSettings settings) {
         this.identifier = identifier;
         this.stockSink = stockSink;
-        this.description = description;
+        this.encodeStep = encodeStep;
         this.settings = settings;
-        this.batching = batching;
     }
 
     @Override
@@ -58,11 +57,13 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+        SinkDescription description = encodeStep.description();
         LogicalType consumed = consumedRowType != null ? consumedRowType : description.physicalRowType();
         RecordCarriage carriage = RecordCarriage.of(metadataKeys, description.physicalRowType().getFieldCount(),
                 settings.partitionerReadsRows() ? context.createTypeInformation(consumed) : null);
         UpsertBuffer buffer = UpsertBuffer.of(description.options(), description);
-        return new EncodeThenKafkaSinkProvider(description, settings, batching, carriage)
+        RowDataEncodeOperator operator = encodeStep.operator(context, carriage.extras());
+        return new EncodeThenKafkaSinkProvider(operator, OperatorNames.of(encodeStep.objectName()), settings, carriage)
                 .reducedBy(buffer, (RowType) consumed, buffer == null ? null : context.createTypeInformation(consumed));
     }
 
@@ -80,7 +81,7 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
 
     @Override
     public DynamicTableSink copy() {
-        KjsonKafkaDynamicSink copy = new KjsonKafkaDynamicSink(identifier, stockSink.copy(), description, settings, batching);
+        KjsonKafkaDynamicSink copy = new KjsonKafkaDynamicSink(identifier, stockSink.copy(), encodeStep, settings);
         copy.metadataKeys = metadataKeys;
         copy.consumedRowType = consumedRowType;
         return copy;
@@ -92,7 +93,11 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
     }
 
     SinkDescription description() {
-        return description;
+        return encodeStep.description();
+    }
+
+    EncodeStep encodeStep() {
+        return encodeStep;
     }
 
     KafkaSinkSettings settings() {
@@ -100,24 +105,24 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
     }
 
     BatchSettings batching() {
-        return batching;
+        return encodeStep.batching();
     }
 
     /** RowData -> native encode operator -> stock KafkaSink, both at the sink's parallelism. */
     static final class EncodeThenKafkaSinkProvider implements DataStreamSinkProvider {
-        private final SinkDescription description;
+        private final RowDataEncodeOperator operator;
+        private final OperatorNames names;
         private final KafkaSinkSettings settings;
-        private final BatchSettings batching;
         private final RecordCarriage carriage;
         private UpsertBuffer buffer;
         private RowType consumedRowType;
         private TypeInformation<RowData> consumedTypeInfo;
 
-        EncodeThenKafkaSinkProvider(SinkDescription description, KafkaSinkSettings settings, BatchSettings batching,
+        EncodeThenKafkaSinkProvider(RowDataEncodeOperator operator, OperatorNames names, KafkaSinkSettings settings,
                 RecordCarriage carriage) {
-            this.description = description;
+            this.operator = operator;
+            this.names = names;
             this.settings = settings;
-            this.batching = batching;
             this.carriage = carriage;
         }
 
@@ -134,10 +139,11 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
         public DataStreamSink<?> consumeDataStream(ProviderContext context, DataStream<RowData> rows) {
             DataStream<RowData> input = buffer == null ? rows : buffer.apply(rows, consumedRowType, consumedTypeInfo,
                     settings.parallelism() != null ? settings.parallelism() : rows.getParallelism(), context);
-            SingleOutputStreamOperator<KafkaEncodedRecord> encoded = input.transform("kjson-encode",
-                    carriage.recordType(), new RowDataEncodeOperator(description, batching, null, carriage.extras()));
-            context.generateUid("kjson-encode").ifPresent(encoded::uid);
-            DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name("Sink: kafka " + settings.topic());
+            SingleOutputStreamOperator<KafkaEncodedRecord> encoded = KjsonStreams.chained(
+                    input.transform(names.encoder(), carriage.recordType(), operator));
+            // Unchanged "<node id>_kjson-encode": already one per sink, and savepoints taken before keep mapping.
+            context.generateUid(OperatorNames.ENCODER_UID).ifPresent(encoded::uid);
+            DataStreamSink<KafkaEncodedRecord> sink = encoded.sinkTo(settings.buildSink()).name(names.sink());
             // The uid the planner gives the stock connector's sink ("<node id>_sink"): the writer takes it
             // and the committer "Sink Committer: <uid>", so with table.exec.uid.generation = ALWAYS (or a
             // compiled plan) a savepoint's Kafka writer and committer state maps across kafka <-> kjson-kafka.

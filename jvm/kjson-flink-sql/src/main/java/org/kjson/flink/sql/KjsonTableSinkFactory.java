@@ -13,24 +13,30 @@ import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.RowType;
 import org.kjson.flink.BatchSettings;
 import org.kjson.flink.Compatibility;
 import org.kjson.flink.KjsonException;
+import org.kjson.flink.NativeLibraryPolicy;
 import org.kjson.flink.NativeJsonEncoder;
 import org.kjson.flink.SinkDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What both kjson sink factories do at planning time. The table's formats must be ones kjson
- * encodes ({@link EncodedFormats}); then the options, with the {@code connector} renamed to the
- * stock one, go through three checks in order:
+ * What both kjson sink factories do at planning time. The table's value format must be one kjson
+ * encodes ({@link EncodedFormats}) and its {@code kjson.*} options valid ({@link KjsonOptions},
+ * every problem in one message); then the options, with the {@code connector} renamed to the
+ * stock one, go through these checks in order (a key in a format kjson does not encode is
+ * written by that format's own serializer, {@link StockFormats}):
  * <ol>
  *   <li>Flink's own factory ({@code kafka} or {@code upsert-kafka}) creates its sink: every
  *       connector and {@code json} format rule (the key/value projections included), with
  *       Flink's messages.</li>
  *   <li>{@link NativeSinkRestrictions}: options and columns that Flink accepts but the native
  *       path would not reproduce are rejected by name.</li>
+ *   <li>{@link ArrowCarriageCheck}: every column type can be carried in Arrow, and one row fits
+ *       in {@code kjson.arrow-memory-limit} (Java only, so also where the library cannot load).</li>
  *   <li>The native encoder is opened once with the table as written ({@link SinkDescription}:
  *       row type, primary key, options): it derives the projections with the same rules, and
  *       rejects format options and column types it cannot encode byte-identically. Where the
@@ -65,7 +71,7 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new HashSet<>(stockFactory().optionalOptions());
-        options.addAll(BatchOptions.ALL);
+        options.addAll(KjsonOptions.ALL);
         return options;
     }
 
@@ -79,33 +85,60 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
         ResolvedCatalogTable table = context.getCatalogTable();
         String tableName = context.getObjectIdentifier().asSummaryString();
         EncodedFormats.check(tableName, identifier, stockIdentifier, table.getOptions());
+        KjsonOptions.validate(tableName, identifier, table.getOptions());
         BatchSettings batching = BatchOptions.read(table.getOptions(), identifier);
+        NativeLibraryPolicy nativePolicy = KjsonOptions.nativePolicy(table.getOptions(), identifier);
         Map<String, String> stockOptions = stockOptions(table.getOptions());
-        DynamicTableSink stockSink = createStockSink(context, table.copy(stockOptions));
-        NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
-        SinkDescription description = SinkDescription.of(table.getResolvedSchema(), table.getOptions()).named(tableName);
+        Context stockContext = stockContext(context, table.copy(stockOptions));
+        DynamicTableSink stockSink = createStockSink(stockContext);
+        checkRestrictions(table, stockOptions);
+        ArrowCarriageCheck.check(tableName, identifier, stockIdentifier,
+                (RowType) table.getResolvedSchema().toPhysicalRowDataType().getLogicalType(), batching);
+        StockFormats formats = StockFormats.of(stockSink, stockOptions);
+        SinkDescription description = SinkDescription.of(table.getResolvedSchema(),
+                formats.nativeOptions(table.getOptions())).named(tableName);
         validateNatively(description, tableName);
         KafkaSinkSettings settings = KafkaSinkSettings.of(stockOptions, context.getClassLoader());
-        return new KjsonKafkaDynamicSink(identifier, stockSink, description, settings, batching);
+        EncodeStep encodeStep = new EncodeStep(context.getObjectIdentifier().getObjectName(), description, batching,
+                formats, nativePolicy);
+        return new KjsonKafkaDynamicSink(identifier, stockSink, encodeStep, settings);
     }
 
     /** The options exactly as the stock connector would receive them. */
     private Map<String, String> stockOptions(Map<String, String> options) {
         Map<String, String> stock = new HashMap<>(options);
-        BatchOptions.ALL.forEach(option -> stock.remove(option.key()));
+        KjsonOptions.ALL.forEach(option -> stock.remove(option.key()));
         stock.put(FactoryUtil.CONNECTOR.key(), stockIdentifier);
         return stock;
     }
 
-    private DynamicTableSink createStockSink(Context context, ResolvedCatalogTable stockTable) {
-        Context stockContext = new FactoryUtil.DefaultDynamicTableContext(context.getObjectIdentifier(), stockTable,
+    /** {@link NativeSinkRestrictions}, with the stock connector that writes the table as it is. */
+    private void checkRestrictions(ResolvedCatalogTable table, Map<String, String> stockOptions) {
+        try {
+            NativeSinkRestrictions.check(identifier, table.getResolvedSchema(), stockOptions);
+        } catch (ValidationException e) {
+            throw new ValidationException(e.getMessage() + String.format(" (To write this table as it is, use"
+                    + " 'connector' = '%s'.)", stockIdentifier), e);
+        }
+    }
+
+    /** The planner's context with the table as the stock connector receives it. */
+    private static Context stockContext(Context context, ResolvedCatalogTable stockTable) {
+        return new FactoryUtil.DefaultDynamicTableContext(context.getObjectIdentifier(), stockTable,
                 context.getEnrichmentOptions(), context.getConfiguration(), context.getClassLoader(),
                 context.isTemporary());
+    }
+
+    private DynamicTableSink createStockSink(Context stockContext) {
         try {
             return stockFactory().createDynamicTableSink(stockContext);
         } catch (ValidationException e) {
-            throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' takes the options of '%s': %s",
-                    context.getObjectIdentifier().asSummaryString(), identifier, stockIdentifier, e.getMessage()), e);
+            // Flink's list of supported options is the stock connector's: name kjson's too.
+            String kjsonOptions = e.getMessage().contains("Unsupported options") ? String.format("%n%nBesides these,"
+                    + " '%s' takes kjson's own options: %s.", identifier, KjsonOptions.keys()) : "";
+            throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' takes the options of '%s': %s%s",
+                    stockContext.getObjectIdentifier().asSummaryString(), identifier, stockIdentifier, e.getMessage(),
+                    kjsonOptions), e);
         }
     }
 
@@ -125,8 +158,9 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
                     + " when the sink task opens. Cause: {}", tableName, identifier, e.getMessage());
         } catch (KjsonException e) {
             throw new ValidationException(String.format(
-                    "Table '%s' with 'connector' = '%s' cannot be written byte-identically to '%s' by kjson: %s",
-                    tableName, identifier, stockIdentifier, e.getMessage()), e);
+                    "Table '%s' with 'connector' = '%s' cannot be written byte-identically to '%s' by kjson: %s (to write"
+                    + " this table as it is, use 'connector' = '%s')", tableName, identifier, stockIdentifier,
+                    e.getMessage(), stockIdentifier), e);
         }
     }
 }

@@ -49,10 +49,10 @@ class PlanningErrorsTest {
         assertFalse(plan.contains("kjson-encode"), plan);
     }
 
-    /** The execution plan (the operators the sink translates to) holds kjson's encoder and its Kafka sink. */
+    /** The execution plan (the operators the sink translates to) holds kjson's encoder and its Kafka writer. */
     private static void assertKjsonOperatorsIn(String plan) {
-        assertTrue(plan.contains("\"kjson-encode\""), plan);
-        assertTrue(plan.contains("Sink: kafka events"), plan);
+        assertTrue(plan.matches("(?s).*\"sink_\\d+: kjson-encode\".*"), plan);
+        assertTrue(plan.matches("(?s).*\"sink_\\d+: Writer\".*"), plan);
     }
 
     /** Writable metadata, topic lists and patterns, and partitioner classes plan as for the stock sink. */
@@ -99,12 +99,26 @@ class PlanningErrorsTest {
         assertTrue(plan.contains("\"kjson-upsert-buffer\"") && plan.contains("\"kjson-encode\""), plan);
     }
 
+    /** Keys in other formats are written by Flink's serializer (KeyFormatsTest); the plan is kjson's. */
     @Test
-    void keyFormatTheEncoderCannotWriteIsRefusedByName() {
-        // Stock Flink accepts 'raw' keys; kjson writes json only.
+    void keyFormatKjsonDoesNotEncodePlans() {
+        assertKjsonOperatorsIn(plan("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                "'key.format' = 'raw', 'key.fields' = 'name', 'key.raw.charset' = 'UTF-16BE', 'value.format' = 'json'"));
+    }
+
+    @Test
+    void unknownKeyFormatGetsFlinksMessage() {
         String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
-                "'key.format' = 'raw', 'key.fields' = 'name', 'value.format' = 'json'");
-        assertTrue(message.contains("cannot be written byte-identically") && message.contains("raw"), message);
+                "'key.format' = 'no-such-format', 'key.fields' = 'name', 'value.format' = 'json'");
+        assertTrue(message.contains("'no-such-format'") && message.contains("key.format"), message);
+    }
+
+    @Test
+    void badNativeOptionIsRefusedByName() {
+        String message = planningError("kjson-kafka", "(id BIGINT, name STRING, ts TIMESTAMP(3))",
+                "'format' = 'json', 'kjson.native' = 'maybe'");
+        assertTrue(message.contains("Option 'kjson.native' of 'kjson-kafka' must be 'required' or 'fallback',"
+                + " found 'maybe'"), message);
     }
 
     @Test

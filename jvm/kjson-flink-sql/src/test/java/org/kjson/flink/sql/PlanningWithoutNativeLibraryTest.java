@@ -2,6 +2,7 @@ package org.kjson.flink.sql;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,7 @@ import org.apache.flink.table.api.ValidationException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.kjson.flink.NativeJsonEncoder;
+import org.kjson.flink.sql.support.FlinkLine;
 
 /**
  * A SQL client on a machine where the native library cannot load (a laptop of another
@@ -57,6 +59,38 @@ class PlanningWithoutNativeLibraryTest {
         ValidationException error = assertThrows(ValidationException.class,
                 () -> tableEnv.explainSql("INSERT INTO csv_sink SELECT * FROM src"));
         assertTrue(messages(error).contains("option 'value.format' = 'csv' is not a format kjson encodes"), messages(error));
+    }
+
+    /** The Arrow carriage is checked in Java: a type kjson cannot carry is refused while planning, library or not. */
+    @Test
+    void typeKjsonCannotCarryIsRefusedAtPlanning() {
+        assumeTrue(FlinkLine.hasVariantType(), "VARIANT exists from Flink 2.1 on");
+        tableEnv.executeSql("CREATE TABLE variant_sink (id BIGINT, doc VARIANT) WITH ('connector' = 'kjson-kafka',"
+                + " 'topic' = 'events', 'properties.bootstrap.servers' = '127.0.0.1:9', 'format' = 'json')");
+        ValidationException error = assertThrows(ValidationException.class,
+                () -> tableEnv.explainSql("INSERT INTO variant_sink SELECT id, PARSE_JSON(name) FROM src"));
+        assertTrue(messages(error).contains("column 'doc' has type VARIANT, which kjson cannot carry"), messages(error));
+    }
+
+    @Test
+    void memoryLimitTooSmallForOneRowIsRefusedAtPlanning() {
+        tableEnv.executeSql("CREATE TABLE tiny_sink (id BIGINT, name STRING) WITH ('connector' = 'kjson-kafka',"
+                + " 'topic' = 'events', 'properties.bootstrap.servers' = '127.0.0.1:9', 'format' = 'json',"
+                + " 'kjson.arrow-memory-limit' = '64 b')");
+        ValidationException error = assertThrows(ValidationException.class,
+                () -> tableEnv.explainSql("INSERT INTO tiny_sink SELECT * FROM src"));
+        assertTrue(messages(error).contains("'kjson.arrow-memory-limit' = 64 bytes is too small"), messages(error));
+    }
+
+    /** 'kjson.native' = 'required' is the default: the same failure when it is written out. */
+    @Test
+    void explicitRequiredFailsAtOpenWithTheLoaderMessage() {
+        tableEnv.executeSql("CREATE TABLE required_sink (id BIGINT, name STRING) WITH ('connector' = 'kjson-kafka',"
+                + " 'topic' = 'events', 'properties.bootstrap.servers' = '127.0.0.1:9', 'format' = 'json',"
+                + " 'kjson.native' = 'required')");
+        Exception error = assertThrows(Exception.class,
+                () -> tableEnv.executeSql("INSERT INTO required_sink SELECT * FROM src").await());
+        assertTrue(messages(error).contains("cannot load the kjson native library from "), messages(error));
     }
 
     @Test

@@ -47,8 +47,10 @@ class SinkUidTest {
             uidsByName.put(node.getOperatorName(), node.getTransformationUID());
         }
         assertSinkUids(uidsByName, "kafka_out[", "stock");
-        assertSinkUids(uidsByName, "Sink: kafka t", "kjson");
+        assertSinkUids(uidsByName, "kjson-kafka_out:", "kjson");
         assertTrue(uidsByName.values().stream().anyMatch(uid -> uid != null && uid.matches("\\d+_kjson-encode")),
+                uidsByName::toString);
+        assertEquals(1, uidsByName.keySet().stream().filter("kjson-kafka_out: kjson-encode"::equals).count(),
                 uidsByName::toString);
     }
 

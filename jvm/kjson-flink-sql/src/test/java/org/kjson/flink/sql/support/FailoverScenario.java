@@ -2,6 +2,7 @@ package org.kjson.flink.sql.support;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
@@ -52,10 +53,18 @@ public final class FailoverScenario {
     public static FailoverScenario run(String runId, String ddlTemplate, String connector, String stockConnector,
             String guarantee, FailingRows.Shape shape, long sequences, double sequencesPerSecond, Path path,
             boolean injectFailure) throws Exception {
+        return run(runId, ddlTemplate, connector, stockConnector, guarantee, shape, sequences, sequencesPerSecond, path,
+                injectFailure, Map.of());
+    }
+
+    /** The same run, on a MiniCluster with {@code jobConfig} added to its configuration. */
+    public static FailoverScenario run(String runId, String ddlTemplate, String connector, String stockConnector,
+            String guarantee, FailingRows.Shape shape, long sequences, double sequencesPerSecond, Path path,
+            boolean injectFailure, Map<String, String> jobConfig) throws Exception {
         KafkaBroker broker = SharedBroker.get();
         String topic = "topic-" + runId;
         broker.createTopic(topic, 2);
-        SinkJob job = SinkJob.create();
+        SinkJob job = SinkJob.create(jobConfig);
         String ddl = String.format(ddlTemplate, connector, topic, broker.bootstrapServers(), guarantee, "tx-" + runId);
         ResolvedCatalogTable table = job.createTable(ddl, "sink");
         FailingRows.Run run = FailingRows.start(runId);

@@ -55,7 +55,12 @@ public final class SinkJob {
     }
 
     public static SinkJob create() {
-        Configuration config = new Configuration();
+        return create(Map.of());
+    }
+
+    /** The same job with {@code extraConfig} added to the MiniCluster's configuration (e.g. a metric reporter). */
+    public static SinkJob create(Map<String, String> extraConfig) {
+        Configuration config = Configuration.fromMap(extraConfig);
         config.set(CoreOptions.DEFAULT_PARALLELISM, PARALLELISM);
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(1));
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");

@@ -38,7 +38,7 @@ public final class StockSerializer {
 
     public static StockSerializer of(ResolvedCatalogTable table, String stockConnector) throws Exception {
         Map<String, String> options = new HashMap<>(table.getOptions());
-        options.remove("kjson.batch-rows");
+        options.keySet().removeIf(key -> key.startsWith("kjson."));
         options.put("connector", stockConnector);
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         DynamicTableSink sink = FactoryUtil.createDynamicTableSink(null, ObjectIdentifier.of("stock", "stock", "oracle"),
