@@ -1,20 +1,20 @@
 //! The Arrow layout of decoded rows (the layout the encoder takes: Flink's own mapping) and the
-//! arrays built from a batch's decoded values.
+//! arrays made from a batch's decoded columns.
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    BinaryBuilder, BooleanBuilder, Date32Builder, Float32Builder, Float64Builder, Int16Builder, Int32Builder,
-    Int64Builder, Int8Builder,
+use arrow_array::types::{
+    Date32Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, Time32MillisecondType,
+    Time32SecondType, Time64MicrosecondType, Time64NanosecondType, TimestampMicrosecondType, TimestampMillisecondType,
+    TimestampSecondType,
 };
 use arrow_array::{
-    ArrayRef, Decimal128Array, ListArray, MapArray, StringArray, StructArray, Time32MillisecondArray,
-    Time32SecondArray, Time64MicrosecondArray, Time64NanosecondArray, TimestampMicrosecondArray,
-    TimestampMillisecondArray, TimestampSecondArray,
+    ArrayRef, ArrowPrimitiveType, BinaryArray, BooleanArray, Decimal128Array, Int32Array, Int64Array, ListArray,
+    MapArray, PrimitiveArray, StringArray, StructArray,
 };
-use arrow_buffer::{NullBuffer, OffsetBuffer};
+use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType as ArrowType, Field, Fields, TimeUnit};
 
-use super::value::Value;
+use super::columns::{Blobs, Cells, Column, Nested};
 use crate::error::{KjsonError, Result};
 use crate::types::{DataType, IntervalKind, LogicalType};
 
@@ -64,7 +64,7 @@ fn arrow_type(ty: &LogicalType) -> Result<ArrowType> {
     })
 }
 
-fn timestamp_parts() -> Fields {
+pub(crate) fn timestamp_parts() -> Fields {
     vec![Field::new(EPOCH_MILLIS, ArrowType::Int64, false), Field::new(NANO_OF_MILLI, ArrowType::Int32, false)].into()
 }
 
@@ -74,162 +74,99 @@ fn map_type(key: &DataType, value: &DataType) -> Result<ArrowType> {
     Ok(ArrowType::Map(Arc::new(entries), false))
 }
 
-/// The array of `values` (one per row) for a column of type `ty` laid out as `arrow_type`.
-pub(crate) fn build(ty: &LogicalType, arrow: &ArrowType, values: &[&Value]) -> ArrayRef {
-    macro_rules! primitive {
-        ($builder:ty, $pattern:pat => $out:expr) => {{
-            let mut builder = <$builder>::with_capacity(values.len());
-            for value in values {
-                match value {
-                    $pattern => builder.append_value($out),
-                    _ => builder.append_null(),
-                }
-            }
-            Arc::new(builder.finish()) as ArrayRef
-        }};
-    }
-    match (ty, arrow) {
-        (LogicalType::Boolean, _) => primitive!(BooleanBuilder, Value::Bool(v) => *v),
-        (LogicalType::TinyInt, _) => primitive!(Int8Builder, Value::Int(v) => *v as i8),
-        (LogicalType::SmallInt, _) => primitive!(Int16Builder, Value::Int(v) => *v as i16),
-        (_, ArrowType::Int32) => primitive!(Int32Builder, Value::Int(v) => *v as i32),
-        (_, ArrowType::Int64) => primitive!(Int64Builder, Value::Int(v) => *v),
-        (LogicalType::Float, _) => primitive!(Float32Builder, Value::Float(v) => *v),
-        (LogicalType::Double, _) => primitive!(Float64Builder, Value::Double(v) => *v),
-        (LogicalType::Char { .. } | LogicalType::VarChar { .. }, _) => {
-            let total = values.iter().map(|v| if let Value::Text(bytes) = v { bytes.len() } else { 0 }).sum();
-            let mut builder = BinaryBuilder::with_capacity(values.len(), total);
-            for value in values {
-                match value {
-                    Value::Text(bytes) => builder.append_value(bytes),
-                    _ => builder.append_null(),
-                }
-            }
+/// The array of a decoded column laid out as `arrow` (the layout [`arrow_field`] gave its type).
+pub(crate) fn finish(column: Column, arrow: &ArrowType) -> ArrayRef {
+    match (column, arrow) {
+        (Column::Boolean(c), _) => Arc::new(BooleanArray::new(c.values.into_iter().collect(), nulls(c.valid))),
+        (Column::Int8(c), _) => primitive::<Int8Type>(c.values, c.valid),
+        (Column::Int16(c), _) => primitive::<Int16Type>(c.values, c.valid),
+        (Column::Int32(c), _) => primitive::<Int32Type>(c.values, c.valid),
+        (Column::Int64(c), _) => primitive::<Int64Type>(c.values, c.valid),
+        (Column::Float32(c), _) => primitive::<Float32Type>(c.values, c.valid),
+        (Column::Float64(c), _) => primitive::<Float64Type>(c.values, c.valid),
+        (Column::Date(c), _) => primitive::<Date32Type>(c.values, c.valid),
+        (Column::Decimal(c), ArrowType::Decimal128(precision, scale)) => Arc::new(
+            Decimal128Array::new(c.values.into(), nulls(c.valid))
+                .with_precision_and_scale(*precision, *scale)
+                .expect("valid decimal type"),
+        ),
+        (Column::Time(c), _) => time_array(arrow, c),
+        (Column::Timestamp(c), _) => timestamp_array(arrow, c),
+        (Column::Text(b), _) => {
+            let Blobs { data, offsets, valid } = b;
             // Java's getBytes(UTF_8) always gives valid UTF-8: checked once for the column.
-            Arc::new(StringArray::try_from_binary(builder.finish()).expect("decoded text is UTF-8"))
+            Arc::new(
+                StringArray::try_new(OffsetBuffer::new(offsets.into()), data.into(), nulls(valid))
+                    .expect("decoded text is UTF-8"),
+            )
         }
-        (LogicalType::Binary { .. } | LogicalType::VarBinary { .. }, _) => {
-            let mut builder = BinaryBuilder::with_capacity(values.len(), 0);
-            for value in values {
-                match value {
-                    Value::Bytes(bytes) => builder.append_value(bytes),
-                    _ => builder.append_null(),
-                }
-            }
-            Arc::new(builder.finish())
+        (Column::Bytes(b), _) => {
+            let Blobs { data, offsets, valid } = b;
+            Arc::new(BinaryArray::new(OffsetBuffer::new(offsets.into()), data.into(), nulls(valid)))
         }
-        (LogicalType::Date, _) => primitive!(Date32Builder, Value::Date(v) => *v),
-        (LogicalType::Decimal { precision, scale }, _) => {
-            let array: Decimal128Array =
-                values.iter().map(|v| if let Value::Decimal(d) = v { Some(*d) } else { None }).collect();
-            Arc::new(array.with_precision_and_scale(*precision, *scale as i8).expect("valid decimal type"))
+        (Column::List(list), ArrowType::List(field)) => {
+            let Nested { offsets, valid, child } = *list;
+            let child = finish(child, field.data_type());
+            Arc::new(ListArray::new(field.clone(), OffsetBuffer::new(offsets.into()), child, nulls(valid)))
         }
-        (LogicalType::Time { .. }, _) => time_array(arrow, values),
-        (LogicalType::Timestamp { .. } | LogicalType::TimestampLtz { .. }, _) => timestamp_array(arrow, values),
-        (LogicalType::Array(element), ArrowType::List(field)) => {
-            let mut items = Vec::new();
-            let mut offsets = vec![0i32];
-            for value in values {
-                if let Value::List(list) = value {
-                    items.extend(list.iter());
-                }
-                offsets.push(items.len() as i32);
-            }
-            let child = build(&element.logical, field.data_type(), &items);
-            let nulls = nulls(values, |v| matches!(v, Value::List(_)));
-            Arc::new(ListArray::new(field.clone(), OffsetBuffer::new(offsets.into()), child, nulls))
+        (Column::Map(map), ArrowType::Map(entries, _)) => map_array(*map, entries),
+        (Column::Row { valid, children }, ArrowType::Struct(fields)) => {
+            let columns = children.into_iter().zip(fields.iter()).map(|(c, f)| finish(c, f.data_type())).collect();
+            Arc::new(StructArray::new(fields.clone(), columns, nulls(valid)))
         }
-        (LogicalType::Map { key, .. } | LogicalType::Multiset(key), ArrowType::Map(entries, _)) => {
-            let value_type = match ty {
-                LogicalType::Map { value, .. } => value.logical.clone(),
-                _ => LogicalType::Int,
-            };
-            map_array(&key.logical, &value_type, entries, values)
-        }
-        (LogicalType::Row(fields), ArrowType::Struct(arrow_fields)) => {
-            let columns = fields
-                .iter()
-                .zip(arrow_fields.iter())
-                .enumerate()
-                .map(|(i, (f, af))| {
-                    let column: Vec<&Value> = values
-                        .iter()
-                        .map(|v| match v {
-                            Value::Row(row) => &row[i],
-                            _ => &Value::Null,
-                        })
-                        .collect();
-                    build(&f.data_type.logical, af.data_type(), &column)
-                })
-                .collect();
-            let nulls = nulls(values, |v| matches!(v, Value::Row(_)));
-            Arc::new(StructArray::new(arrow_fields.clone(), columns, nulls))
-        }
-        _ => unreachable!("arrow_type gives every type its layout"),
+        _ => unreachable!("a column is made from the type its layout comes from"),
     }
 }
 
-fn nulls(values: &[&Value], present: impl Fn(&Value) -> bool) -> Option<NullBuffer> {
-    let validity: NullBuffer = values.iter().map(|v| present(v)).collect::<Vec<bool>>().into();
+fn primitive<T: ArrowPrimitiveType>(values: Vec<T::Native>, valid: Vec<bool>) -> ArrayRef {
+    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(values), nulls(valid)))
+}
+
+fn nulls(valid: Vec<bool>) -> Option<NullBuffer> {
+    let validity: NullBuffer = valid.into();
     (validity.null_count() > 0).then_some(validity)
 }
 
-fn map_array(key: &LogicalType, value: &LogicalType, entries: &Arc<Field>, values: &[&Value]) -> ArrayRef {
-    let mut keys = Vec::new();
-    let mut items = Vec::new();
-    let mut offsets = vec![0i32];
-    for v in values {
-        if let Value::Map(map) = v {
-            for (k, item) in map {
-                keys.push(k);
-                items.push(item);
-            }
-        }
-        offsets.push(keys.len() as i32);
-    }
+fn map_array(map: Nested<[Column; 2]>, entries: &Arc<Field>) -> ArrayRef {
+    let Nested { offsets, valid, child: [keys, values] } = map;
     let ArrowType::Struct(entry_fields) = entries.data_type() else { unreachable!("map entries are a struct") };
-    let key_array = build(key, entry_fields[0].data_type(), &keys);
-    let value_array = build(value, entry_fields[1].data_type(), &items);
+    let key_array = finish(keys, entry_fields[0].data_type());
+    let value_array = finish(values, entry_fields[1].data_type());
     let entry_array = StructArray::new(entry_fields.clone(), vec![key_array, value_array], None);
-    let nulls = nulls(values, |v| matches!(v, Value::Map(_)));
-    Arc::new(MapArray::new(entries.clone(), OffsetBuffer::new(offsets.into()), entry_array, nulls, false))
+    Arc::new(MapArray::new(entries.clone(), OffsetBuffer::new(offsets.into()), entry_array, nulls(valid), false))
 }
 
-fn time_array(arrow: &ArrowType, values: &[&Value]) -> ArrayRef {
-    let millis = values.iter().map(|v| if let Value::Time(t) = v { Some(*t) } else { None });
+fn time_array(arrow: &ArrowType, millis: Cells<i32>) -> ArrayRef {
+    let Cells { values, valid } = millis;
     match arrow {
         ArrowType::Time32(TimeUnit::Second) => {
-            Arc::new(millis.map(|m| m.map(|m| m / 1000)).collect::<Time32SecondArray>())
+            primitive::<Time32SecondType>(values.into_iter().map(|m| m / 1000).collect(), valid)
         }
-        ArrowType::Time32(_) => Arc::new(millis.collect::<Time32MillisecondArray>()),
+        ArrowType::Time32(_) => primitive::<Time32MillisecondType>(values, valid),
         ArrowType::Time64(TimeUnit::Microsecond) => {
-            Arc::new(millis.map(|m| m.map(|m| i64::from(m) * 1000)).collect::<Time64MicrosecondArray>())
+            primitive::<Time64MicrosecondType>(values.into_iter().map(|m| i64::from(m) * 1000).collect(), valid)
         }
-        _ => Arc::new(millis.map(|m| m.map(|m| i64::from(m) * 1_000_000)).collect::<Time64NanosecondArray>()),
+        _ => primitive::<Time64NanosecondType>(values.into_iter().map(|m| i64::from(m) * 1_000_000).collect(), valid),
     }
 }
 
-fn timestamp_array(arrow: &ArrowType, values: &[&Value]) -> ArrayRef {
-    let parts = values.iter().map(|v| match v {
-        Value::Timestamp { millis, nano_of_milli } => Some((*millis, *nano_of_milli)),
-        _ => None,
-    });
+fn timestamp_array(arrow: &ArrowType, parts: Cells<(i64, i32)>) -> ArrayRef {
+    let Cells { values, valid } = parts;
     match arrow {
         ArrowType::Timestamp(TimeUnit::Second, _) => {
-            Arc::new(parts.map(|p| p.map(|(m, _)| m.div_euclid(1000))).collect::<TimestampSecondArray>())
+            primitive::<TimestampSecondType>(values.into_iter().map(|(m, _)| m.div_euclid(1000)).collect(), valid)
         }
         ArrowType::Timestamp(TimeUnit::Millisecond, _) => {
-            Arc::new(parts.map(|p| p.map(|(m, _)| m)).collect::<TimestampMillisecondArray>())
+            primitive::<TimestampMillisecondType>(values.into_iter().map(|(m, _)| m).collect(), valid)
         }
-        ArrowType::Timestamp(_, _) => Arc::new(
-            parts.map(|p| p.map(|(m, n)| m * 1000 + i64::from(n) / 1000)).collect::<TimestampMicrosecondArray>(),
+        ArrowType::Timestamp(_, _) => primitive::<TimestampMicrosecondType>(
+            values.into_iter().map(|(m, n)| m * 1000 + i64::from(n) / 1000).collect(),
+            valid,
         ),
         _ => {
-            let (millis, nanos): (Vec<i64>, Vec<i32>) = parts.clone().map(|p| p.unwrap_or((0, 0))).unzip();
-            let nulls = nulls(values, |v| matches!(v, Value::Timestamp { .. }));
-            let columns: Vec<ArrayRef> =
-                vec![Arc::new(arrow_array::Int64Array::from(millis)), Arc::new(arrow_array::Int32Array::from(nanos))];
-            Arc::new(StructArray::new(timestamp_parts(), columns, nulls))
+            let (millis, nanos): (Vec<i64>, Vec<i32>) = values.into_iter().unzip();
+            let columns: Vec<ArrayRef> = vec![Arc::new(Int64Array::from(millis)), Arc::new(Int32Array::from(nanos))];
+            Arc::new(StructArray::new(timestamp_parts(), columns, nulls(valid)))
         }
     }
 }

@@ -6,10 +6,13 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::{Schema, SchemaRef};
 
-use super::arrow_out::{arrow_field, build};
+use super::arrow_out::{arrow_field, finish};
 use super::cdc;
-use super::message::read_message;
-use super::side::{Failure, SideReader, DELETE};
+use super::columns::Column;
+use super::direct::RowTarget;
+use super::lexer::LexerBuffers;
+use super::message::{read_message, read_message_into, reads_into_columns};
+use super::side::{Failure, SideReader, DELETE, INSERT};
 use super::value::Value;
 use super::{DecodeSettings, DecodedBatch, OnError, RecordSide};
 use crate::error::{KjsonError, Result};
@@ -28,14 +31,36 @@ pub struct Decoder {
     /// The value's fields are the table's columns in order and there is no key: a value row is
     /// the table row as it is.
     value_is_row: bool,
-
+    /// The value side is read straight into the columns (see `reads_into_columns`).
+    value_into_columns: bool,
+    /// The columns only the key sets: (key field, column).
+    key_only: Vec<(usize, usize)>,
+    /// The columns neither side sets.
+    unset: Vec<usize>,
     on_error: OnError,
 }
 
-/// One output row before it joins the batch.
-struct Row {
-    kind: i8,
-    values: Vec<Value>,
+/// The batch being decoded: the table's columns and each row's RowKind byte.
+struct Output {
+    columns: Vec<Column>,
+    kinds: Vec<i8>,
+}
+
+impl Output {
+    fn rows(&self) -> usize {
+        self.kinds.len()
+    }
+
+    fn push(&mut self, kind: i8, values: &[Value]) {
+        self.columns.iter_mut().zip(values).for_each(|(column, value)| column.push_value(value));
+        self.kinds.push(kind);
+    }
+
+    /// Drops the rows past the first `rows` (those of a record that failed).
+    fn truncate(&mut self, rows: usize) {
+        self.columns.iter_mut().for_each(|column| column.truncate(rows));
+        self.kinds.truncate(rows);
+    }
 }
 
 impl Decoder {
@@ -52,7 +77,24 @@ impl Decoder {
         let value_is_row = key.is_none()
             && value.projection.len() == spec.columns.len()
             && value.projection.iter().enumerate().all(|(i, &at)| i == at);
-        Ok(Decoder { spec, schema, key, value, has_metadata, value_is_row, on_error: OnError::Fail })
+        let in_value = |column: &usize| value.projection.contains(column);
+        let key_projection = key.as_ref().map_or(&[][..], |k| &k.projection[..]);
+        let key_only: Vec<(usize, usize)> =
+            key_projection.iter().copied().enumerate().filter(|(_, at)| !in_value(at)).collect();
+        let unset =
+            (0..spec.columns.len()).filter(|at| !in_value(at) && !key_only.iter().any(|(_, k)| k == at)).collect();
+        Ok(Decoder {
+            value_into_columns: reads_into_columns(&value),
+            spec,
+            schema,
+            key,
+            value,
+            has_metadata,
+            value_is_row,
+            key_only,
+            unset,
+            on_error: OnError::Fail,
+        })
     }
 
     /// The Arrow schema of the decoded batches: the physical columns.
@@ -80,20 +122,22 @@ impl Decoder {
                 )));
             }
         }
-        let mut rows = Vec::new();
+        let columns = self.spec.columns.iter().map(|c| Column::new(&c.data_type.logical)).collect();
+        let mut out = Output { columns, kinds: Vec::new() };
         let mut records = Vec::new();
         let mut errors = Vec::new();
+        let mut buffers = LexerBuffers::default();
         for index in 0..values.len() {
             let key = match (&keys, &self.key) {
                 (Some(keys), Some(_)) => keys.record(index)?,
                 _ => None,
             };
-            let before = rows.len();
-            match self.record_rows(key, values.record(index)?, &mut rows) {
-                Ok(()) => records.extend(std::iter::repeat_n(index as u32, rows.len() - before)),
+            let before = out.rows();
+            match self.record_rows(key, values.record(index)?, &mut out, &mut buffers) {
+                Ok(()) => records.extend(std::iter::repeat_n(index as u32, out.rows() - before)),
                 Err(message) => {
                     // A record that fails leaves no row.
-                    rows.truncate(before);
+                    out.truncate(before);
                     let error = KjsonError::Record { record: index, message };
                     match self.on_error {
                         OnError::Fail => return Err(error),
@@ -102,8 +146,8 @@ impl Decoder {
                 }
             }
         }
-        let row_kinds = rows.iter().map(|r| r.kind).collect();
-        let batch = self.batch(&rows)?;
+        let row_kinds = std::mem::take(&mut out.kinds);
+        let batch = self.batch(out.columns, row_kinds.len())?;
         Ok(DecodedBatch { batch, row_kinds, records, errors })
     }
 
@@ -113,7 +157,8 @@ impl Decoder {
         &self,
         key: Option<&[u8]>,
         value: Option<&[u8]>,
-        out: &mut Vec<Row>,
+        out: &mut Output,
+        buffers: &mut LexerBuffers,
     ) -> std::result::Result<(), String> {
         let key_rows = match &self.key {
             Some(reader) => {
@@ -129,7 +174,21 @@ impl Decoder {
         if value.is_none() && self.spec.is_upsert() {
             return self.join(&key_rows, None, out).map_err(Failure::into_message);
         }
+        if let (true, Some(key_row)) = (self.value_into_columns, self.single_key_row(&key_rows)) {
+            let mut target = IntoColumns { decoder: self, key_rows: &key_rows, key_row, out };
+            return read_message_into(&self.value, value, &mut target, buffers);
+        }
         read_message(&self.value, value, &mut |value_row| self.join(&key_rows, value_row, out))
+    }
+
+    /// The key row every value row joins when there is one at most (`Some(None)`: the key sets
+    /// no column); `None` when the key gives no row, a null row or several.
+    fn single_key_row<'k>(&self, key_rows: &'k [Option<Vec<Value>>]) -> Option<Option<&'k [Value]>> {
+        match (&self.key, key_rows) {
+            (Some(reader), [Some(row)]) if !reader.projection.is_empty() => Some(Some(row)),
+            (Some(reader), _) if !reader.projection.is_empty() => None,
+            _ => Some(None),
+        }
     }
 
     /// The table rows of one value row (`None`: a null row, a DELETE in upsert mode) with every
@@ -138,7 +197,7 @@ impl Decoder {
         &self,
         key_rows: &[Option<Vec<Value>>],
         value_row: Option<(i8, Vec<Value>)>,
-        out: &mut Vec<Row>,
+        out: &mut Output,
     ) -> std::result::Result<(), Failure> {
         let kind = match (&value_row, self.spec.is_upsert()) {
             (Some((kind, _)), _) => *kind,
@@ -155,22 +214,22 @@ impl Decoder {
                 let Some((last, others)) = key_rows.split_last() else { return Ok(()) };
                 for key_row in others {
                     let key_row = key_row.as_ref().ok_or_else(|| Failure::Format(NULL_KEY_ROW.into()))?;
-                    out.push(self.make_row(kind, Some(key_row), value_row.clone()));
+                    self.push_row(out, kind, Some(key_row), value_row.clone());
                 }
                 // The last key row takes the value row; the others copy it.
                 let last = last.as_ref().ok_or_else(|| Failure::Format(NULL_KEY_ROW.into()))?;
-                out.push(self.make_row(kind, Some(last), value_row));
+                self.push_row(out, kind, Some(last), value_row);
             }
-            _ => out.push(self.make_row(kind, None, value_row)),
+            _ => self.push_row(out, kind, None, value_row),
         }
         Ok(())
     }
 
     /// One table row: the key row's fields, then the value row's over them.
-    fn make_row(&self, kind: i8, key_row: Option<&Vec<Value>>, value_row: Option<Vec<Value>>) -> Row {
+    fn push_row(&self, out: &mut Output, kind: i8, key_row: Option<&Vec<Value>>, value_row: Option<Vec<Value>>) {
         let arity = self.spec.columns.len();
         let value_row = match value_row {
-            Some(values) if self.value_is_row && values.len() == arity => return Row { kind, values },
+            Some(values) if self.value_is_row && values.len() == arity => return out.push(kind, &values),
             other => other,
         };
         let mut values = vec![Value::Null; arity];
@@ -184,24 +243,45 @@ impl Decoder {
                 values[at] = v;
             }
         }
-        Row { kind, values }
+        out.push(kind, &values);
     }
 
-    fn batch(&self, rows: &[Row]) -> Result<RecordBatch> {
-        let columns = self
-            .spec
-            .columns
-            .iter()
-            .zip(self.schema.fields())
-            .enumerate()
-            .map(|(i, (column, field))| {
-                let values: Vec<&Value> = rows.iter().map(|r| &r.values[i]).collect();
-                build(&column.data_type.logical, field.data_type(), &values)
-            })
-            .collect();
-        let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(rows.len()));
-        RecordBatch::try_new_with_options(self.schema.clone(), columns, &options)
+    fn batch(&self, columns: Vec<Column>, rows: usize) -> Result<RecordBatch> {
+        let arrays = columns.into_iter().zip(self.schema.fields()).map(|(c, f)| finish(c, f.data_type())).collect();
+        let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(rows));
+        RecordBatch::try_new_with_options(self.schema.clone(), arrays, &options)
             .map_err(|e| KjsonError::internal(format!("decoded arrays do not form a batch: {e}")))
+    }
+}
+
+/// The value side's rows written straight into the batch, joined with the record's key row.
+struct IntoColumns<'d> {
+    decoder: &'d Decoder,
+    key_rows: &'d [Option<Vec<Value>>],
+    key_row: Option<&'d [Value]>,
+    out: &'d mut Output,
+}
+
+impl RowTarget for IntoColumns<'_> {
+    fn columns(&mut self) -> (&mut [Column], usize) {
+        let rows = self.out.rows();
+        (&mut self.out.columns, rows)
+    }
+
+    fn end_row(&mut self, present: bool) -> std::result::Result<(), Failure> {
+        if !present {
+            return self.decoder.join(self.key_rows, None, self.out);
+        }
+        let columns = &mut self.out.columns;
+        for &(field, at) in &self.decoder.key_only {
+            match self.key_row {
+                Some(key_row) => columns[at].push_value(&key_row[field]),
+                None => columns[at].push_null(),
+            }
+        }
+        self.decoder.unset.iter().for_each(|&at| columns[at].push_null());
+        self.out.kinds.push(INSERT);
+        Ok(())
     }
 }
 

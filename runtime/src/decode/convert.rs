@@ -24,7 +24,7 @@ pub(crate) fn convert(lexer: &mut Lexer, ty: &DataType, settings: &DecodeSetting
     }
 }
 
-fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettings) -> Converted {
+pub(crate) fn convert_not_null(lexer: &mut Lexer, ty: &LogicalType, settings: &DecodeSettings) -> Converted {
     let token = lexer.current().expect("a token");
     Ok(match ty {
         LogicalType::Boolean => Value::Bool(match token {
@@ -105,6 +105,11 @@ fn int_value(text: Text) -> Option<i128> {
     };
     if digits.len() > 38 || digits.is_empty() {
         return std::str::from_utf8(raw).ok()?.parse().ok();
+    }
+    // Up to 18 digits fit an i64: the common case, without 128-bit arithmetic.
+    if digits.len() <= 18 {
+        let magnitude = digits.iter().fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0'));
+        return Some(i128::from(if negative { -magnitude } else { magnitude }));
     }
     let magnitude = digits.iter().fold(0i128, |acc, &d| acc * 10 + i128::from(d - b'0'));
     Some(if negative { -magnitude } else { magnitude })
@@ -218,14 +223,14 @@ pub(crate) fn row(lexer: &mut Lexer, fields: &[RowField], settings: &DecodeSetti
 
 /// The field a name is, compared as bytes when the name is its UTF-8 (no escape), else as
 /// UTF-16 units (a lone surrogate matches no field name).
-fn field_index(fields: &[RowField], name: Text) -> Option<usize> {
+pub(crate) fn field_index(fields: &[RowField], name: Text) -> Option<usize> {
     match name {
         Text::Utf8(bytes) => fields.iter().position(|f| f.name.as_bytes() == bytes),
         Text::Units(units) => fields.iter().position(|f| f.name.encode_utf16().eq(units.iter().copied())),
     }
 }
 
-fn skip_to_next_field(lexer: &mut Lexer) -> Result<(), String> {
+pub(crate) fn skip_to_next_field(lexer: &mut Lexer) -> Result<(), String> {
     lexer.skip_children()?;
     lexer.next()?;
     Ok(())

@@ -51,6 +51,14 @@ enum Scope {
     },
 }
 
+/// A lexer's growable buffers, kept from one message to the next.
+#[derive(Default)]
+pub(crate) struct LexerBuffers {
+    scopes: Vec<Scope>,
+    text: Vec<u16>,
+    utf8: Vec<u8>,
+}
+
 pub(crate) struct Lexer<'a> {
     input: &'a [u8],
     pos: usize,
@@ -62,6 +70,10 @@ pub(crate) struct Lexer<'a> {
     /// The byte span of the current name or string body when it is valid UTF-8 without escapes:
     /// its text is those bytes, so nothing is decoded.
     plain: Option<(usize, usize)>,
+    /// The text of the current name or string as UTF-8 when it has escapes but every character
+    /// is ASCII or a non-surrogate escape (set by `decoded`).
+    utf8: Vec<u8>,
+    decoded: bool,
     /// The byte span of the current number or literal token.
     span: (usize, usize),
     /// Where the unread rest of the current string token starts (Jackson reads strings lazily:
@@ -79,24 +91,40 @@ pub(crate) type LexResult<T> = Result<T, String>;
 
 impl<'a> Lexer<'a> {
     pub(crate) fn new(input: &'a [u8], limits: Limits) -> Self {
+        // Room for a few levels, so a flat message never regrows it.
+        let buffers = LexerBuffers { scopes: Vec::with_capacity(8), text: Vec::new(), utf8: Vec::new() };
+        Lexer::with_buffers(input, limits, buffers)
+    }
+
+    /// A lexer over `input` that reuses the buffers an earlier one gave back (see
+    /// [`Lexer::into_buffers`]), so reading a batch's messages allocates nothing per message.
+    pub(crate) fn with_buffers(input: &'a [u8], limits: Limits, buffers: LexerBuffers) -> Self {
         let pos = if input.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
-        let mut lexer = Lexer {
+        let LexerBuffers { mut scopes, mut text, mut utf8 } = buffers;
+        scopes.clear();
+        text.clear();
+        utf8.clear();
+        scopes.push(Scope::Root);
+        Lexer {
             input,
             pos,
-            // Room for a few levels, so a flat message never regrows it.
-            scopes: Vec::with_capacity(8),
+            scopes,
             limits,
             current: None,
-            text: Vec::new(),
+            text,
             plain: None,
+            utf8,
+            decoded: false,
             span: (0, 0),
             pending_string: None,
             pending_gap: false,
             stashed: None,
             ended: false,
-        };
-        lexer.scopes.push(Scope::Root);
-        lexer
+        }
+    }
+
+    pub(crate) fn into_buffers(self) -> LexerBuffers {
+        LexerBuffers { scopes: self.scopes, text: self.text, utf8: self.utf8 }
     }
 
     pub(crate) fn current(&self) -> Option<Token> {
@@ -131,6 +159,7 @@ impl<'a> Lexer<'a> {
     fn string_text(&self) -> Text<'_> {
         match self.plain {
             Some((start, end)) => Text::Utf8(&self.input[start..end]),
+            None if self.decoded => Text::Utf8(&self.utf8),
             None => Text::Units(&self.text),
         }
     }
@@ -437,9 +466,14 @@ impl<'a> Lexer<'a> {
     fn string(&mut self, max_length: usize) -> LexResult<()> {
         self.text.clear();
         self.plain = None;
+        self.decoded = false;
         if let Some(end) = self.plain_string_end(max_length) {
             self.plain = Some((self.pos, end));
             self.pos = end + 1;
+            return Ok(());
+        }
+        if self.escaped_ascii_string(max_length) {
+            self.decoded = true;
             return Ok(());
         }
         loop {
@@ -475,6 +509,44 @@ impl<'a> Lexer<'a> {
             std::str::from_utf8(&body[..length]).ok()?;
         }
         (body[length] == b'"' && length <= max_length).then_some(self.pos + length)
+    }
+
+    /// Reads a string body of ASCII bytes and escapes that are not surrogates into `utf8`, which
+    /// then spells its text exactly (the common escaped string, read without UTF-16 units).
+    /// Anything else (a non-ASCII byte, a surrogate escape, a bad escape, the end, or a string
+    /// past `max_length`) gives false with `pos` unmoved, for the UTF-16 path to read as Jackson
+    /// does, errors included.
+    fn escaped_ascii_string(&mut self, max_length: usize) -> bool {
+        let start = self.pos;
+        self.utf8.clear();
+        // ASCII bytes and BMP escapes are one UTF-16 unit each.
+        let mut units = 0;
+        loop {
+            let rest = &self.input[self.pos..];
+            let run = ascii_run_length(rest);
+            self.utf8.extend_from_slice(&rest[..run]);
+            units += run;
+            self.pos += run;
+            let escaped = match self.input.get(self.pos) {
+                Some(b'"') => break,
+                Some(b'\\') => simple_escape(&self.input[self.pos + 1..]),
+                _ => None,
+            };
+            let Some((character, length)) = escaped else {
+                self.pos = start;
+                return false;
+            };
+            let mut buffer = [0u8; 4];
+            self.utf8.extend_from_slice(character.encode_utf8(&mut buffer).as_bytes());
+            units += 1;
+            self.pos += 1 + length;
+        }
+        if units > max_length {
+            self.pos = start;
+            return false;
+        }
+        self.pos += 1;
+        true
     }
 
     /// Copies the ASCII bytes from `pos` up to a quote, backslash or non-ASCII byte into `text`.
@@ -679,6 +751,30 @@ fn ascii_run_length(bytes: &[u8]) -> usize {
     at + bytes[at..].iter().position(|&b| b == b'"' || b == b'\\' || b >= 0x80).unwrap_or(bytes.len() - at)
 }
 
+/// The character of the escape whose bytes after the backslash `escape` starts with, and how
+/// many bytes it takes; `None` for a surrogate `\\u` escape or a bad or cut one.
+fn simple_escape(escape: &[u8]) -> Option<(char, usize)> {
+    let character = match escape.first()? {
+        &byte @ (b'"' | b'\\' | b'/') => byte as char,
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let hex = std::str::from_utf8(escape.get(1..5)?).ok()?;
+            let value = u32::from_str_radix(hex, 16).ok()?;
+            // from_str_radix takes a sign; a JSON escape does not.
+            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            return char::from_u32(value).map(|c| (c, 5));
+        }
+        _ => return None,
+    };
+    Some((character, 1))
+}
+
 fn is_word_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_' || byte >= 0x80
 }
@@ -771,6 +867,29 @@ mod tests {
         assert_eq!(lexer.next().unwrap(), Some(Token::String));
         assert_eq!(lexer.text().unwrap(), [0xD800]);
         assert_eq!(lexer.text_ref().unwrap().to_utf8(), b"?");
+    }
+
+    #[test]
+    fn escaped_ascii_strings_are_read_as_utf8_with_the_units_jackson_gives() {
+        let cases: [(&[u8], &[u16]); 5] = [
+            (br#""a\"b\\c\/d\b\f\n\r\t""#, &[0x61, 0x22, 0x62, 0x5C, 0x63, 0x2F, 0x64, 8, 12, 10, 13, 9]),
+            (br#""\u00e9\u20AC\u0000x""#, &[0xE9, 0x20AC, 0, 0x78]),
+            // A surrogate escape, or a non-ASCII byte after an escape: read as units.
+            (br#""\ud83d\ude00\ud800""#, &[0xD83D, 0xDE00, 0xD800]),
+            ("\"\\n\u{e9}\"".as_bytes(), &[10, 0xE9]),
+            (b"\"\\u00E9\x01\"", &[0xE9, 1]),
+        ];
+        for (input, units) in cases {
+            let mut lexer = Lexer::new(input, Limits::JACKSON_2_15);
+            assert_eq!(lexer.next().unwrap(), Some(Token::String));
+            let text = lexer.text_ref().unwrap();
+            assert_eq!(text.to_units(), units, "{}", String::from_utf8_lossy(input));
+            assert_eq!(text.to_utf8(), crate::decode::java::to_utf8(units));
+            assert_eq!(lexer.next().unwrap(), None);
+        }
+        let mut lexer = Lexer::new(br#""\u00g0""#, Limits::NONE);
+        lexer.next().unwrap();
+        assert!(lexer.text_ref().unwrap_err().contains("hex-digit"));
     }
 
     #[test]

@@ -2,15 +2,19 @@
 //! encoder hands out) decoded into an Arrow batch, row for row as Flink's Kafka source and its
 //! JSON deserializers read them.
 //!
-//! Stages: `lexer` (Jackson's tokens) -> `convert` / `node_convert` (Flink's streaming and tree
-//! converters into values, one record at a time; `cdc` for the changelog envelopes) -> `message`
-//! (a format's error handling) -> `assemble` (the key and value rows merged into the table's
-//! physical row, upsert tombstones) -> `arrow_out` (the batch's arrays).
+//! Stages: `lexer` (Jackson's tokens) -> `direct` (Flink's streaming converters straight into
+//! the batch's `columns`, for a json side without maps) or `convert` / `node_convert` (Flink's
+//! streaming and tree converters into values, one record at a time; `cdc` for the changelog
+//! envelopes) -> `message` (a format's error handling) -> `assemble` (the key and value rows
+//! merged into the table's physical row, upsert tombstones, appended to the columns) ->
+//! `arrow_out` (the batch's arrays).
 mod arrow_out;
 mod assemble;
 mod base64;
 mod cdc;
+mod columns;
 mod convert;
+mod direct;
 mod java;
 mod lexer;
 mod message;

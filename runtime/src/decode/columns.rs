@@ -1,0 +1,259 @@
+//! The batch's columns while it decodes: growable typed buffers, one per table column (and one
+//! per nested child), chosen once from the column's type. Rows are appended as they decode,
+//! either as whole `Value`s (the tree decoder, the changelog formats, the key side) or cell by
+//! cell by the streaming converters (`direct`); `truncate` undoes everything past a row start, so
+//! a record or a field that fails leaves nothing behind.
+use super::value::Value;
+use crate::types::{IntervalKind, LogicalType};
+
+/// Values and their validity; a null cell holds `T::default()`.
+#[derive(Debug, Default)]
+pub(crate) struct Cells<T> {
+    pub values: Vec<T>,
+    pub valid: Vec<bool>,
+}
+
+impl<T: Copy + Default> Cells<T> {
+    pub(crate) fn push(&mut self, value: T) {
+        self.values.push(value);
+        self.valid.push(true);
+    }
+
+    fn push_null(&mut self) {
+        self.values.push(T::default());
+        self.valid.push(false);
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.values.truncate(len);
+        self.valid.truncate(len);
+    }
+}
+
+/// Variable-length cells (text, bytes): their bytes one after the other, and where each ends.
+#[derive(Debug)]
+pub(crate) struct Blobs {
+    pub data: Vec<u8>,
+    /// `len() + 1` offsets, starting at 0.
+    pub offsets: Vec<i32>,
+    pub valid: Vec<bool>,
+}
+
+impl Blobs {
+    fn new() -> Blobs {
+        Blobs { data: Vec::new(), offsets: vec![0], valid: Vec::new() }
+    }
+
+    pub(crate) fn push(&mut self, bytes: &[u8]) {
+        self.data.extend_from_slice(bytes);
+        self.end_cell(true);
+    }
+
+    /// Ends the cell whose bytes were written to `data` since the previous one.
+    pub(crate) fn end_cell(&mut self, valid: bool) {
+        self.offsets.push(self.data.len() as i32);
+        self.valid.push(valid);
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.offsets.truncate(len + 1);
+        self.data.truncate(self.offsets[len] as usize);
+        self.valid.truncate(len);
+    }
+}
+
+/// A list or map column: where each row's entries end in the child columns.
+#[derive(Debug)]
+pub(crate) struct Nested<C> {
+    /// `len() + 1` offsets, starting at 0.
+    pub offsets: Vec<i32>,
+    pub valid: Vec<bool>,
+    pub child: C,
+}
+
+impl<C> Nested<C> {
+    fn new(child: C) -> Nested<C> {
+        Nested { offsets: vec![0], valid: Vec::new(), child }
+    }
+
+    /// Ends the row whose entries were appended to the child since the previous one.
+    pub(crate) fn end_row(&mut self, entries: usize, valid: bool) {
+        self.offsets.push(entries as i32);
+        self.valid.push(valid);
+    }
+
+    /// Drops the rows past `len`; gives how many child entries remain.
+    fn truncate(&mut self, len: usize) -> usize {
+        self.offsets.truncate(len + 1);
+        self.valid.truncate(len);
+        self.offsets[len] as usize
+    }
+}
+
+#[derive(Debug)]
+pub(crate) enum Column {
+    Boolean(Cells<bool>),
+    Int8(Cells<i8>),
+    Int16(Cells<i16>),
+    /// INT and INTERVAL YEAR TO MONTH.
+    Int32(Cells<i32>),
+    /// BIGINT and INTERVAL DAY TO SECOND.
+    Int64(Cells<i64>),
+    Float32(Cells<f32>),
+    Float64(Cells<f64>),
+    /// Unscaled values at the column's scale.
+    Decimal(Cells<i128>),
+    /// Days since the epoch.
+    Date(Cells<i32>),
+    /// Milliseconds of the day.
+    Time(Cells<i32>),
+    /// Epoch milliseconds and nanoseconds of the millisecond.
+    Timestamp(Cells<(i64, i32)>),
+    Text(Blobs),
+    Bytes(Blobs),
+    List(Box<Nested<Column>>),
+    /// Keys, then values.
+    Map(Box<Nested<[Column; 2]>>),
+    Row {
+        valid: Vec<bool>,
+        children: Vec<Column>,
+    },
+}
+
+impl Column {
+    /// The empty column of a value of type `ty`.
+    pub(crate) fn new(ty: &LogicalType) -> Column {
+        match ty {
+            LogicalType::Boolean => Column::Boolean(Cells::default()),
+            LogicalType::TinyInt => Column::Int8(Cells::default()),
+            LogicalType::SmallInt => Column::Int16(Cells::default()),
+            LogicalType::Int | LogicalType::Interval { kind: IntervalKind::YearMonth, .. } => {
+                Column::Int32(Cells::default())
+            }
+            LogicalType::BigInt | LogicalType::Interval { .. } => Column::Int64(Cells::default()),
+            LogicalType::Float => Column::Float32(Cells::default()),
+            LogicalType::Double => Column::Float64(Cells::default()),
+            LogicalType::Decimal { .. } => Column::Decimal(Cells::default()),
+            LogicalType::Char { .. } | LogicalType::VarChar { .. } => Column::Text(Blobs::new()),
+            LogicalType::Binary { .. } | LogicalType::VarBinary { .. } => Column::Bytes(Blobs::new()),
+            LogicalType::Date => Column::Date(Cells::default()),
+            LogicalType::Time { .. } => Column::Time(Cells::default()),
+            LogicalType::Timestamp { .. } | LogicalType::TimestampLtz { .. } => Column::Timestamp(Cells::default()),
+            LogicalType::Array(element) => Column::List(Box::new(Nested::new(Column::new(&element.logical)))),
+            LogicalType::Map { key, value } => {
+                Column::Map(Box::new(Nested::new([Column::new(&key.logical), Column::new(&value.logical)])))
+            }
+            LogicalType::Multiset(element) => {
+                Column::Map(Box::new(Nested::new([Column::new(&element.logical), Column::Int32(Cells::default())])))
+            }
+            LogicalType::Row(fields) => Column::Row {
+                valid: Vec::new(),
+                children: fields.iter().map(|f| Column::new(&f.data_type.logical)).collect(),
+            },
+            // Refused when the decoder opens (no Arrow layout); never filled.
+            LogicalType::Unsupported { .. } => Column::Row { valid: Vec::new(), children: Vec::new() },
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Column::Boolean(c) => c.valid.len(),
+            Column::Int8(c) => c.valid.len(),
+            Column::Int16(c) => c.valid.len(),
+            Column::Int32(c) | Column::Date(c) | Column::Time(c) => c.valid.len(),
+            Column::Int64(c) => c.valid.len(),
+            Column::Float32(c) => c.valid.len(),
+            Column::Float64(c) => c.valid.len(),
+            Column::Decimal(c) => c.valid.len(),
+            Column::Timestamp(c) => c.valid.len(),
+            Column::Text(b) | Column::Bytes(b) => b.valid.len(),
+            Column::List(n) => n.valid.len(),
+            Column::Map(n) => n.valid.len(),
+            Column::Row { valid, .. } => valid.len(),
+        }
+    }
+
+    pub(crate) fn push_null(&mut self) {
+        match self {
+            Column::Boolean(c) => c.push_null(),
+            Column::Int8(c) => c.push_null(),
+            Column::Int16(c) => c.push_null(),
+            Column::Int32(c) | Column::Date(c) | Column::Time(c) => c.push_null(),
+            Column::Int64(c) => c.push_null(),
+            Column::Float32(c) => c.push_null(),
+            Column::Float64(c) => c.push_null(),
+            Column::Decimal(c) => c.push_null(),
+            Column::Timestamp(c) => c.push_null(),
+            Column::Text(b) | Column::Bytes(b) => b.end_cell(false),
+            Column::List(n) => n.end_row(n.child.len(), false),
+            Column::Map(n) => n.end_row(n.child[0].len(), false),
+            Column::Row { valid, children } => {
+                valid.push(false);
+                children.iter_mut().for_each(Column::push_null);
+            }
+        }
+    }
+
+    /// Drops every row past the first `len` (nested entries included).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        match self {
+            Column::Boolean(c) => c.truncate(len),
+            Column::Int8(c) => c.truncate(len),
+            Column::Int16(c) => c.truncate(len),
+            Column::Int32(c) | Column::Date(c) | Column::Time(c) => c.truncate(len),
+            Column::Int64(c) => c.truncate(len),
+            Column::Float32(c) => c.truncate(len),
+            Column::Float64(c) => c.truncate(len),
+            Column::Decimal(c) => c.truncate(len),
+            Column::Timestamp(c) => c.truncate(len),
+            Column::Text(b) | Column::Bytes(b) => b.truncate(len),
+            Column::List(n) => {
+                let entries = n.truncate(len);
+                n.child.truncate(entries);
+            }
+            Column::Map(n) => {
+                let entries = n.truncate(len);
+                n.child.iter_mut().for_each(|c| c.truncate(entries));
+            }
+            Column::Row { valid, children } => {
+                valid.truncate(len);
+                children.iter_mut().for_each(|c| c.truncate(len));
+            }
+        }
+    }
+
+    /// Appends one decoded value; a value of another kind than the column's is null (as a
+    /// DECIMAL that overflows its precision is).
+    pub(crate) fn push_value(&mut self, value: &Value) {
+        match (self, value) {
+            (Column::Boolean(c), Value::Bool(v)) => c.push(*v),
+            (Column::Int8(c), Value::Int(v)) => c.push(*v as i8),
+            (Column::Int16(c), Value::Int(v)) => c.push(*v as i16),
+            (Column::Int32(c), Value::Int(v)) => c.push(*v as i32),
+            (Column::Int64(c), Value::Int(v)) => c.push(*v),
+            (Column::Float32(c), Value::Float(v)) => c.push(*v),
+            (Column::Float64(c), Value::Double(v)) => c.push(*v),
+            (Column::Decimal(c), Value::Decimal(v)) => c.push(*v),
+            (Column::Date(c), Value::Date(v)) => c.push(*v),
+            (Column::Time(c), Value::Time(v)) => c.push(*v),
+            (Column::Timestamp(c), Value::Timestamp { millis, nano_of_milli }) => c.push((*millis, *nano_of_milli)),
+            (Column::Text(b), Value::Text(bytes)) | (Column::Bytes(b), Value::Bytes(bytes)) => b.push(bytes),
+            (Column::List(n), Value::List(items)) => {
+                items.iter().for_each(|item| n.child.push_value(item));
+                n.end_row(n.child.len(), true);
+            }
+            (Column::Map(n), Value::Map(entries)) => {
+                for (key, item) in entries {
+                    n.child[0].push_value(key);
+                    n.child[1].push_value(item);
+                }
+                n.end_row(n.child[0].len(), true);
+            }
+            (Column::Row { valid, children }, Value::Row(values)) if values.len() == children.len() => {
+                valid.push(true);
+                children.iter_mut().zip(values).for_each(|(c, v)| c.push_value(v));
+            }
+            (column, _) => column.push_null(),
+        }
+    }
+}
