@@ -8,6 +8,8 @@
 use super::decimal::Decimal;
 use super::pow10_table::{K_MIN, SCALED_POW10_INVERSE};
 
+mod single_product;
+
 const F64_Q_MIN: i32 = -1074;
 const F64_C_MIN: u64 = 1 << 52;
 /// Subnormal significands below this are scaled by ten so that two digits are considered.
@@ -61,10 +63,19 @@ pub(crate) fn f64_shortest(bits: u64) -> Decimal {
         if 0 < minus_q && minus_q < 53 && (c >> minus_q) << minus_q == c {
             return Decimal { significand: c >> minus_q, exponent: 0 };
         }
-        f64_decimal(-minus_q, c, 0).decimal
+        // Powers of two have a narrower lower gap: Schubfach's case.
+        let single = if fraction != 0 { single_product::shortest(c, -minus_q) } else { None };
+        single.unwrap_or_else(|| f64_schubfach(bits))
     } else {
         f64_subnormal(fraction)
     }
+}
+
+/// Schubfach for a normal double the single product leaves open: rare, so out of line.
+#[cold]
+#[inline(never)]
+fn f64_schubfach(bits: u64) -> Decimal {
+    f64_normal_choice(bits).decimal
 }
 
 /// The shortest decimal of a subnormal double: rare, so kept out of the writers' inlined code.
@@ -151,10 +162,19 @@ pub(crate) fn f32_shortest(bits: u32) -> Decimal {
         if 0 < minus_q && minus_q < 24 && (c >> minus_q) << minus_q == c {
             return Decimal { significand: u64::from(c >> minus_q), exponent: 0 };
         }
-        f32_decimal(-minus_q, c, 0).decimal
+        // Powers of two have a narrower lower gap: Schubfach's case.
+        let single = if fraction != 0 { single_product::shortest(u64::from(c), -minus_q) } else { None };
+        single.unwrap_or_else(|| f32_schubfach(bits))
     } else {
         f32_subnormal(fraction)
     }
+}
+
+/// As [`f64_schubfach`] for floats.
+#[cold]
+#[inline(never)]
+fn f32_schubfach(bits: u32) -> Decimal {
+    f32_normal_choice(bits).decimal
 }
 
 /// As [`f64_subnormal`] for floats.
@@ -225,13 +245,14 @@ fn round_to_odd_f32(g: u64, cp: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::super::bignum::BigUint;
+    use super::super::pow10_table::K_MAX;
     use super::*;
     use std::cmp::Ordering;
 
     /// Checks `g(k) - 1 <= 10^-k / 2^r < g(k)` with `r = floor(log2(10^-k)) - 125`.
     #[test]
     fn table_matches_definition() {
-        for k in K_MIN..=292 {
+        for k in K_MIN..=K_MAX {
             let g = scaled_pow10_inverse(k);
             assert!(g > 1 << 125 && g <= 1 << 126, "k = {k}");
             let r = floor_log2_pow10(-k) - 125;

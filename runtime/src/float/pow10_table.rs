@@ -5,6 +5,8 @@
 
 /// The smallest `k` in [`SCALED_POW10_INVERSE`].
 pub(crate) const K_MIN: i32 = -324;
+/// The largest `k` in [`SCALED_POW10_INVERSE`].
+pub(crate) const K_MAX: i32 = 292;
 
 /// `g(k)` for `k = K_MIN ..= 292`, indexed by `k - K_MIN`.
 pub(crate) static SCALED_POW10_INVERSE: [u128; 617] = [

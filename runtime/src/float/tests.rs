@@ -51,6 +51,43 @@ const DIVERGENT_FLOATS: &[(u32, &str, &str)] = &[
     (0x0000_0080, "1.794E-43", "1.8E-43"),
 ];
 
+/// Subnormal significands where a plain shortest-digit algorithm would differ from JDK 19+ (its
+/// two-digit rule), and values whose interval end or midpoint is a short decimal (the single
+/// product leaves those to Schubfach), from the real JDK 17 and JDK 25 (bits, JDK 17, JDK 25).
+const EDGE_DOUBLES: &[(u64, &str, &str)] = &[
+    (1, "4.9E-324", "4.9E-324"),
+    (2, "1.0E-323", "9.9E-324"),
+    (10, "4.9E-323", "4.9E-323"),
+    (12, "5.9E-323", "5.9E-323"),
+    (14, "6.9E-323", "6.9E-323"),
+    (16, "7.9E-323", "7.9E-323"),
+    (18, "8.9E-323", "8.9E-323"),
+    (20, "1.0E-322", "9.9E-323"),
+    (0x4358_0000_0000_0000, "2.7021597764222976E16", "2.7021597764222976E16"),
+    (0x44b5_2d02_c7e1_4af6, "9.999999999999999E22", "1.0E23"),
+    (0x3fc0_0000_0000_0000, "0.125", "0.125"),
+    (0x4148_3c44_e000_0000, "3176585.75", "3176585.75"),
+];
+
+/// As [`EDGE_DOUBLES`], for floats.
+const EDGE_FLOATS: &[(u32, &str, &str)] = &[
+    (1, "1.4E-45", "1.4E-45"),
+    (2, "2.8E-45", "2.8E-45"),
+    (3, "4.2E-45", "4.2E-45"),
+    (4, "5.6E-45", "5.6E-45"),
+    (6, "8.4E-45", "8.4E-45"),
+    (7, "9.8E-45", "9.8E-45"),
+    (21, "2.9E-44", "2.9E-44"),
+    (29, "4.1E-44", "4.1E-44"),
+    (71, "1.0E-43", "9.9E-44"),
+    (0x4f83_b9ec, "4.4199997E9", "4.42E9"),
+    (0x4c98_32eb, "7.9796056E7", "7.9796056E7"),
+    (0x49fe_fe36, "2088902.8", "2088902.8"),
+    (0x3f00_0000, "0.5", "0.5"),
+    (0x3e80_0000, "0.25", "0.25"),
+    (0x50df_8476, "3.0000001E10", "3.0E10"),
+];
+
 /// (value, JDK 17 text, JDK 25 text)
 const FLOATS: &[(f32, &str, &str)] = &[
     (0.0, "0.0", "0.0"),
@@ -91,13 +128,13 @@ fn floats_match_both_jdks() {
 
 #[test]
 fn divergent_values_match_each_jdk() {
-    for &(bits, jdk17, jdk25) in DIVERGENT_DOUBLES {
+    for &(bits, jdk17, jdk25) in DIVERGENT_DOUBLES.iter().chain(EDGE_DOUBLES) {
         let value = f64::from_bits(bits);
         assert_eq!(java_double_to_string(value, Jdk17), jdk17, "JDK 17, {bits:016x}");
         assert_eq!(java_double_to_string(value, Jdk19), jdk25, "JDK 25, {bits:016x}");
         assert_eq!(java_double_to_string(-value, Jdk17), format!("-{jdk17}"), "JDK 17, -{bits:016x}");
     }
-    for &(bits, jdk17, jdk25) in DIVERGENT_FLOATS {
+    for &(bits, jdk17, jdk25) in DIVERGENT_FLOATS.iter().chain(EDGE_FLOATS) {
         let value = f32::from_bits(bits);
         assert_eq!(java_float_to_string(value, Jdk17), jdk17, "JDK 17, {bits:08x}");
         assert_eq!(java_float_to_string(value, Jdk19), jdk25, "JDK 25, {bits:08x}");
