@@ -38,8 +38,7 @@ public final class KjsonStreams {
      * default; on 1.20 an {@code AbstractStreamOperator} starts a new chain (HEAD) unless told
      * otherwise, which would put a serialized network edge before every encoder.
      */
-    public static SingleOutputStreamOperator<KafkaEncodedRecord> chained(
-            SingleOutputStreamOperator<KafkaEncodedRecord> encoded) {
+    public static <T> SingleOutputStreamOperator<T> chained(SingleOutputStreamOperator<T> encoded) {
         ((PhysicalTransformation<?>) encoded.getTransformation()).setChainingStrategy(ChainingStrategy.ALWAYS);
         return encoded;
     }

@@ -138,7 +138,7 @@ final class KjsonKafkaDynamicSink implements DynamicTableSink, SupportsWritingMe
         @Override
         public DataStreamSink<?> consumeDataStream(ProviderContext context, DataStream<RowData> rows) {
             DataStream<RowData> input = buffer == null ? rows : buffer.apply(rows, consumedRowType, consumedTypeInfo,
-                    settings.parallelism() != null ? settings.parallelism() : rows.getParallelism(), context);
+                    settings.parallelism() != null ? settings.parallelism() : rows.getParallelism(), context, names.buffer());
             SingleOutputStreamOperator<KafkaEncodedRecord> encoded = KjsonStreams.chained(
                     input.transform(names.encoder(), carriage.recordType(), operator));
             // Unchanged "<node id>_kjson-encode": already one per sink, and savepoints taken before keep mapping.

@@ -12,6 +12,7 @@ import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
+import org.kjson.flink.KjsonStreams;
 import org.kjson.flink.SinkDescription;
 
 /**
@@ -60,10 +61,10 @@ final class UpsertBuffer implements Serializable {
 
     /** {@code rows} reduced by key, at the parallelism of the encode operator that follows. */
     DataStream<RowData> apply(DataStream<RowData> rows, RowType consumedRowType, TypeInformation<RowData> consumedTypeInfo,
-            int parallelism, ProviderContext context) {
-        SingleOutputStreamOperator<RowData> reduced = rows.transform("kjson-upsert-buffer", consumedTypeInfo,
-                new UpsertBufferOperator(this, consumedRowType, consumedTypeInfo));
-        context.generateUid("kjson-upsert-buffer").ifPresent(reduced::uid);
+            int parallelism, ProviderContext context, String name) {
+        SingleOutputStreamOperator<RowData> reduced = KjsonStreams.chained(rows.transform(name, consumedTypeInfo,
+                new UpsertBufferOperator(this, consumedRowType, consumedTypeInfo)));
+        context.generateUid(OperatorNames.BUFFER_UID).ifPresent(reduced::uid);
         return reduced.setParallelism(parallelism);
     }
 

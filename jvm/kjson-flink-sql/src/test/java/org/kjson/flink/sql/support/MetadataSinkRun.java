@@ -26,7 +26,7 @@ import org.kjson.flink.sql.broker.KafkaBroker;
  * ({@link ReadRecord}, topics named "a" and "b").
  */
 public final class MetadataSinkRun {
-    private static final int COMMIT_VISIBILITY_ATTEMPTS = 5;
+    private static final int COMMIT_VISIBILITY_ATTEMPTS = 15;
 
     private MetadataSinkRun() {}
 
