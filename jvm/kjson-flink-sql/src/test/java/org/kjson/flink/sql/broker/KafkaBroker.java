@@ -159,6 +159,9 @@ public final class KafkaBroker implements AutoCloseable {
         p.setProperty("num.network.threads", "2");
         p.setProperty("num.io.threads", "2");
         p.setProperty("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
+        // Tests write record timestamps years in the past (metadata columns): time-based retention
+        // would delete those segments during a run (the check runs every 5 minutes), so keep all.
+        p.setProperty("log.retention.ms", "-1");
         StringBuilder text = new StringBuilder();
         p.stringPropertyNames().stream().sorted().forEach(k -> text.append(k).append('=').append(p.getProperty(k)).append('\n'));
         return text.toString();
