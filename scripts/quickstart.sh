@@ -14,8 +14,8 @@
 # Environment: KJSON_CLUSTER_JAR (the connector jar, e.g. a release's
 # dist/jars/kjson-flink-sql-connector-kafka-<version>-2.2.jar; default: the one jvm/kjson-flink-sql
 # built, else built now), KJSON_QUICKSTART_PORT_BASE (default 28500; uses base..base+21),
-# KJSON_CACHE (default ~/.cache/kjson), JAVA_HOME (Java 17 or newer; default: the JDK 17 of
-# scripts/lib/common.sh), KJSON_CLUSTER_KEEP=1 (keep the work directory and its logs).
+# KJSON_CACHE (default ~/.cache/kjson), JAVA_HOME (Java 17, default: the JDK 17 of scripts/lib/common.sh;
+# on JDK 25 the embedded SQL client stops at start, see docs/flink-sql.md), KJSON_CLUSTER_KEEP=1 (keep the work directory and its logs).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
