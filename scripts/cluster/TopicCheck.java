@@ -18,7 +18,7 @@ import org.apache.kafka.common.header.Header;
 import org.kjson.flink.sql.broker.TopicReader;
 
 /**
- * The topic checks of scripts/cluster-test.sh and scripts/dist-flink-test.sh. It reads through
+ * The topic checks of scripts/cluster-test.sh, scripts/dist-flink-test.sh and scripts/quickstart.sh. It reads through
  * jvm/kjson-flink-sql's test class org.kjson.flink.sql.broker.TopicReader (the project's one
  * read_committed reader): cluster.sh compiles the two files against the broker's jars and runs
  * `java -cp <kafka jars>:<classes> TopicCheck`.
