@@ -24,7 +24,6 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(dirname "$HERE")
 CACHE=${KJSON_CACHE:-$HOME/.cache/kjson}
 PORT_BASE=${KJSON_CLUSTER_PORT_BASE:-28470}
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
@@ -47,6 +46,7 @@ if [[ $MODE == quick ]]; then
 else
   ROWS=1000000 RATE=20000 UPSERT_ROWS=300000 UPSERT_RATE=6000 KEYS=5000 SWITCH_RATE=12000
 fi
+META_EVERY=10   # the metadata sink takes every 10th bid
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kjson-cluster.XXXXXX")
 # shellcheck source=cluster/cluster.sh
@@ -64,32 +64,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-connector_jar() {
-  if [[ -n ${KJSON_CLUSTER_JAR:-} ]]; then
-    [[ -f $KJSON_CLUSTER_JAR ]] || die "KJSON_CLUSTER_JAR=$KJSON_CLUSTER_JAR does not exist"
-    CONNECTOR_JAR=$(realpath "$KJSON_CLUSTER_JAR")   # lib/ links to it from the work directory
-    return
-  fi
-  log "building the connector jar (mvn -pl kjson-flink-sql -am package)"
-  nice mvn -q -f "$ROOT/jvm/pom.xml" -pl kjson-flink-sql -am package -DskipTests > "$WORK/log/build.log" 2>&1 \
-    || die "building kjson-flink-sql failed: $(tail -20 "$WORK/log/build.log")"
-  CONNECTOR_JAR=$(compgen -G "$ROOT/jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar" | head -1) \
-    || die "no connector jar in $ROOT/jvm/kjson-flink-sql/target"
-}
-
-# render TEMPLATE KEY=VALUE...: the template with @KEY@ replaced.
-render() {
-  local file=$1 pair args=()
-  shift
-  for pair in "$@"; do args+=(-e "s|@${pair%%=*}@|${pair#*=}|g"); done
-  sed "${args[@]}" "$HERE/cluster/sql/$file"
-}
-
 common_values() {
   echo "ROWS=$ROWS" "UPSERT_ROWS=$UPSERT_ROWS" "KEYS=$KEYS" "BOOTSTRAP=$BOOTSTRAP"
 }
 
-# One job writing the bid stream and the count changelog through CONNECTOR / UPSERT_CONNECTOR.
+# One job writing the bid stream, the count changelog and every META_EVERY-th bid with a timestamp
+# and headers (bids-meta-sink.sql) through CONNECTOR / UPSERT_CONNECTOR.
 write_pair_sql() { # FILE JOB CONNECTOR UPSERT_CONNECTOR SUFFIX RATE_FACTOR
   local v
   read -ra v <<< "$(common_values)"
@@ -99,7 +79,10 @@ write_pair_sql() { # FILE JOB CONNECTOR UPSERT_CONNECTOR SUFFIX RATE_FACTOR
     render counts.sql "${v[@]}" "UPSERT_RATE=$((UPSERT_RATE * $6))"
     render bids-sink.sql "${v[@]}" TABLE=bids_out "CONNECTOR=$3" "TOPIC=bids-$5" "PREFIX=bids-$5"
     render counts-sink.sql "${v[@]}" TABLE=counts_out "UPSERT_CONNECTOR=$4" "TOPIC=counts-$5" "PREFIX=counts-$5"
-    printf 'EXECUTE STATEMENT SET BEGIN\nINSERT INTO bids_out SELECT * FROM bids;\nINSERT INTO counts_out SELECT * FROM counts;\nEND;\n'
+    render bids-meta-sink.sql "${v[@]}" TABLE=bids_meta_out "CONNECTOR=$3" "TOPIC=bids-meta-$5" "PREFIX=bids-meta-$5"
+    printf 'EXECUTE STATEMENT SET BEGIN\nINSERT INTO bids_out SELECT * FROM bids;\nINSERT INTO counts_out SELECT * FROM counts;\n'
+    render bids-meta-insert.sql TABLE=bids_meta_out "EVERY=$META_EVERY"
+    printf 'END;\n'
   } > "$1"
 }
 
@@ -223,6 +206,7 @@ main() {
   write_lib
   start_broker
   topic_check create "$BOOTSTRAP" 2 bids-stock bids-kjson counts-stock counts-kjson bids-switch \
+    bids-meta-stock bids-meta-kjson \
     || die "creating topics failed: $(tail -5 "$WORK/log/topic-check.log")"
   start_jobmanager
   start_taskmanager taskmanager-1
@@ -239,6 +223,7 @@ main() {
   if [[ $RUN_CRASH == 1 ]]; then
     topic_check append "$BOOTSTRAP" bids-kjson bids-stock "$ROWS" || failed=1
     topic_check upsert "$BOOTSTRAP" counts-kjson counts-stock "$UPSERT_ROWS" || failed=1
+    topic_check metadata "$BOOTSTRAP" bids-meta-kjson bids-meta-stock "$ROWS" "$META_EVERY" || failed=1
   fi
   if [[ $RUN_SWITCH == 1 ]]; then
     topic_check append "$BOOTSTRAP" bids-switch bids-stock "$ROWS" || failed=1

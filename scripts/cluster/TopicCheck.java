@@ -14,10 +14,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 import org.kjson.flink.sql.broker.TopicReader;
 
 /**
- * The topic checks of scripts/cluster-test.sh and scripts/dist-flink-test.sh. It reads through
+ * The topic checks of scripts/cluster-test.sh, scripts/dist-flink-test.sh and scripts/quickstart.sh. It reads through
  * jvm/kjson-flink-sql's test class org.kjson.flink.sql.broker.TopicReader (the project's one
  * read_committed reader): cluster.sh compiles the two files against the broker's jars and runs
  * `java -cp <kafka jars>:<classes> TopicCheck`.
@@ -27,6 +28,13 @@ import org.kjson.flink.sql.broker.TopicReader;
  * append BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS   every id 1..ROWS exactly once, records equal the reference's
  * upsert BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS   per key, the same records in the same order as the reference
  *                                               (at least ROWS records, tombstones among them)
+ * metadata BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS EVERY
+ *                                               every id 1..ROWS with id % EVERY = 1 exactly once; each record
+ *                                               (partition, key, value, timestamp and its type, headers in
+ *                                               order) equals one of the reference's, record for record
+ * show BOOTSTRAP TOPIC REFERENCE_TOPIC N        N records of each topic, whether the records (key, value) are
+ *                                               the same multiset, and each topic's rows/s between its
+ *                                               first and last record timestamp (the producer's send time)
  * </pre>
  *
  * Prints one summary line and exits 1 when a row is lost or duplicated or the bytes differ.
@@ -39,8 +47,17 @@ public final class TopicCheck {
             createTopics(args[1], Integer.parseInt(args[2]), List.of(args).subList(3, args.length));
             return;
         }
+        if (args.length == 6 && args[0].equals("metadata")) {
+            List<ConsumerRecord<byte[], byte[]>> records = readCommitted(args[1], args[2]);
+            List<ConsumerRecord<byte[], byte[]>> reference = readCommitted(args[1], args[3]);
+            System.exit(checkMetadata(args[2], records, reference, Long.parseLong(args[4]), Long.parseLong(args[5])) ? 0 : 1);
+        }
+        if (args.length == 5 && args[0].equals("show")) {
+            System.exit(show(args[1], args[2], args[3], Integer.parseInt(args[4])) ? 0 : 1);
+        }
         if (args.length != 5) {
-            throw new IllegalArgumentException("usage: append|upsert BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS");
+            throw new IllegalArgumentException("usage: append|upsert BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS"
+                    + " | metadata BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS EVERY | show BOOTSTRAP TOPIC REFERENCE_TOPIC N");
         }
         String bootstrap = args[1];
         long rows = Long.parseLong(args[4]);
@@ -103,6 +120,98 @@ public final class TopicCheck {
         // Each input row changes its key once; an update that the filter turns into a delete of the old
         // row also writes a tombstone, so there are at least ROWS records, as many as the reference has.
         return differingKeys == 0 && records.size() == reference.size() && records.size() >= rows && tombstones > 0;
+    }
+
+    /**
+     * The metadata sink: every id 1..rows with id % every == 1 once, and the records, compared whole
+     * (partition, key, value, timestamp type and value, every header's key and bytes in order), the same
+     * multiset as the reference's. The comparison then proves it can fail: the first record with
+     * headers, once with one header byte changed and once with its timestamp moved by 1 ms, must
+     * make the multisets differ.
+     */
+    private static boolean checkMetadata(String topic, List<ConsumerRecord<byte[], byte[]>> records,
+            List<ConsumerRecord<byte[], byte[]>> reference, long rows, long every) {
+        Map<Long, Integer> seen = new HashMap<>();
+        records.forEach(r -> seen.merge(idOf(r.value()), 1, Integer::sum));
+        long expected = 0;
+        long lost = 0;
+        for (long id = 1; id <= rows; id += every) {
+            expected++;
+            lost += seen.getOrDefault(id, 0) == 0 ? 1 : 0;
+        }
+        long duplicated = seen.values().stream().mapToLong(n -> n - 1).sum()
+                + seen.keySet().stream().filter(id -> id < 1 || id > rows || id % every != 1 % every).count();
+        List<String> got = sortedWhole(records, null, "");
+        List<String> want = sortedWhole(reference, null, "");
+        boolean identical = got.equals(want);
+        long withHeaders = records.stream().filter(r -> r.headers().toArray().length > 0).count();
+        ConsumerRecord<byte[], byte[]> probe = records.stream().filter(r -> r.headers().toArray().length > 0)
+                .findFirst().orElse(null);
+        boolean headerCaught = probe != null && !sortedWhole(records, probe, "header").equals(want);
+        boolean timestampCaught = probe != null && !sortedWhole(records, probe, "timestamp").equals(want);
+        System.out.printf("%s: records=%d expected=%d lost=%d duplicated=%d with_headers=%d reference_records=%d"
+                + " identical(partition,key,value,timestamp,headers)=%s changed_header_caught=%s changed_timestamp_caught=%s%n",
+                topic, records.size(), expected, lost, duplicated, withHeaders, reference.size(), identical,
+                headerCaught, timestampCaught);
+        return lost == 0 && duplicated == 0 && identical && records.size() == expected && withHeaders > 0
+                && headerCaught && timestampCaught;
+    }
+
+    /** Every record as one string; the record MUTATED gets one header byte or its timestamp changed. */
+    private static List<String> sortedWhole(List<ConsumerRecord<byte[], byte[]>> records,
+            ConsumerRecord<byte[], byte[]> mutated, String change) {
+        return records.stream().map(r -> whole(r, r == mutated ? change : "")).sorted().collect(Collectors.toList());
+    }
+
+    private static String whole(ConsumerRecord<byte[], byte[]> r, String change) {
+        StringBuilder s = new StringBuilder();
+        long timestamp = r.timestamp() + (change.equals("timestamp") ? 1 : 0);
+        s.append(r.partition()).append(' ').append(text(r.key())).append(' ').append(text(r.value()))
+                .append(' ').append(r.timestampType()).append(' ').append(timestamp);
+        boolean first = true;
+        for (Header h : r.headers()) {
+            byte[] value = h.value() == null ? null : h.value().clone();
+            if (first && change.equals("header")) {
+                value = value == null || value.length == 0 ? new byte[] {1} : value;
+                value[0] ^= 1;
+            }
+            first = false;
+            s.append(' ').append(h.key()).append('=').append(text(value));
+        }
+        return s.toString();
+    }
+
+    /** The quickstart's view of two topics: a few records of each, same or not, and rows/s. */
+    private static boolean show(String bootstrap, String topic, String reference, int n) {
+        List<ConsumerRecord<byte[], byte[]>> records = readCommitted(bootstrap, topic);
+        List<ConsumerRecord<byte[], byte[]>> referenceRecords = readCommitted(bootstrap, reference);
+        double referenceRate = sendRate(reference, referenceRecords);
+        double rate = sendRate(topic, records);
+        for (String name : List.of(reference, topic)) {
+            System.out.printf("first %d records of %s:%n", n, name);
+            (name.equals(topic) ? records : referenceRecords).stream().limit(n)
+                    .forEach(r -> System.out.printf("  key %s  value %s%n", utf8(r.key()), utf8(r.value())));
+        }
+        boolean identical = sortedRecords(records).equals(sortedRecords(referenceRecords));
+        System.out.printf("records of %s and %s (key and value bytes, as multisets): %s%n", reference, topic,
+                identical ? "identical" : "DIFFERENT");
+        System.out.printf("rows/s between first and last record timestamp: %s %.0f, %s %.0f, ratio %.2f%n",
+                reference, referenceRate, topic, rate, referenceRate > 0 ? rate / referenceRate : 0);
+        return identical;
+    }
+
+    /** Prints and returns the rows per second between the first and the last record timestamp (send time). */
+    private static double sendRate(String topic, List<ConsumerRecord<byte[], byte[]>> records) {
+        long first = records.stream().mapToLong(ConsumerRecord::timestamp).min().orElse(0);
+        long last = records.stream().mapToLong(ConsumerRecord::timestamp).max().orElse(0);
+        double rate = last > first ? records.size() * 1000.0 / (last - first) : 0;
+        System.out.printf("%s: %d records sent in %.1f s (record timestamps), %.0f rows/s%n", topic, records.size(),
+                (last - first) / 1000.0, rate);
+        return rate;
+    }
+
+    private static String utf8(byte[] bytes) {
+        return bytes == null ? "null" : new String(bytes, StandardCharsets.UTF_8);
     }
 
     private static List<String> union(Map<String, ?> a, Map<String, ?> b) {

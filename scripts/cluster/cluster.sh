@@ -95,6 +95,28 @@ write_config() {
   cp "$HERE/cluster/log4j.properties" "$WORK/conf/log4j-cli.properties"
 }
 
+# The connector jar for lib/ (sets CONNECTOR_JAR): KJSON_CLUSTER_JAR, or jvm/kjson-flink-sql built now.
+connector_jar() {
+  if [[ -n ${KJSON_CLUSTER_JAR:-} ]]; then
+    [[ -f $KJSON_CLUSTER_JAR ]] || die "KJSON_CLUSTER_JAR=$KJSON_CLUSTER_JAR does not exist"
+    CONNECTOR_JAR=$(realpath "$KJSON_CLUSTER_JAR")   # lib/ links to it from the work directory
+    return
+  fi
+  log "building the connector jar (mvn -pl kjson-flink-sql -am package)"
+  nice mvn -q -f "$KJSON_ROOT/jvm/pom.xml" -pl kjson-flink-sql -am package -DskipTests > "$WORK/log/build.log" 2>&1 \
+    || die "building kjson-flink-sql failed: $(tail -20 "$WORK/log/build.log")"
+  CONNECTOR_JAR=$(compgen -G "$KJSON_ROOT/jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar" | head -1) \
+    || die "no connector jar in $KJSON_ROOT/jvm/kjson-flink-sql/target"
+}
+
+# render TEMPLATE KEY=VALUE...: scripts/cluster/sql/TEMPLATE with @KEY@ replaced.
+render() {
+  local file=$1 pair args=()
+  shift
+  for pair in "$@"; do args+=(-e "s|@${pair%%=*}@|${pair#*=}|g"); done
+  sed "${args[@]}" "$HERE/cluster/sql/$file"
+}
+
 # --- processes --------------------------------------------------------------------------------
 
 # The memory flags and dynamic options BashJavaUtils derives from config.yaml (as Flink's scripts do).
