@@ -21,7 +21,7 @@ CLI_PACKAGE="${CLI_PACKAGE:-kjson-cli}"   # cargo package of the `kjson` binary
 CLI_BIN=kjson
 JNI_PACKAGE="${JNI_PACKAGE:-kjson-jni}"   # cargo package whose cdylib is libkjson.so
 JNI_LIB=libkjson.so
-MAVEN_MODULES="${MAVEN_MODULES:-kjson-flink,kjson-flink-sql,flink-1.20/kjson-flink,flink-1.20/kjson-flink-sql}"   # jvm/ modules whose jars ship
+MAVEN_MODULES="${MAVEN_MODULES:-kjson-flink,kjson-flink-sql,flink-1.20/kjson-flink,flink-1.20/kjson-flink-sql,flink-2.1/kjson-flink,flink-2.1/kjson-flink-sql,flink-2.0/kjson-flink,flink-2.0/kjson-flink-sql}"   # jvm/ modules whose jars ship
 # Parity cases shipped in selftest/, judged once by the oracle on one Flink line and JDK.
 SELFTEST_CASES="nexmark_q0,upsert_single_pk,cdc_debezium_defaults,types_floats,types_strings"
 SELFTEST_LINE=2.2

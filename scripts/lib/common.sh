@@ -28,14 +28,19 @@ pom_property() {
   fi
 }
 
-# The Flink lines kjson is built and judged on (parity: all three; jars and clusters: 1.20 and 2.2).
+# The Flink lines the parity oracle judges on (all three); the jars are built for 1.20, 2.0, 2.1 and
+# 2.2 (scripts/line-test.sh runs one line's tests), the clusters run 2.2.
 FLINK_LINES="1.20 2.2 2.3"
 FLINK_1_20_VERSION="$(pom_property flink.1.20.version)"
 FLINK_2_2_VERSION="$(pom_property flink.2.2.version)"
 FLINK_2_3_VERSION="$(pom_property flink.2.3.version)"
+FLINK_2_1_VERSION="$(pom_property flink.2.1.version)"
+FLINK_2_0_VERSION="$(pom_property flink.2.0.version)"
 KAFKA_CONNECTOR_1_20_VERSION="$(pom_property flink.connector.kafka.1.20.version)"
 KAFKA_CONNECTOR_2_2_VERSION="$(pom_property flink.connector.kafka.2.2.version)"
 KAFKA_CONNECTOR_2_3_VERSION="$(pom_property flink.connector.kafka.2.3.version)"
+KAFKA_CONNECTOR_2_1_VERSION="$(pom_property flink.connector.kafka.2.1.version)"
+KAFKA_CONNECTOR_2_0_VERSION="$(pom_property flink.connector.kafka.2.0.version)"
 # (kafka.version and arrow.version are read by the POMs only.)
 
 # flink_version LINE / kafka_connector_version LINE: the versions of one Flink line.
@@ -44,6 +49,8 @@ flink_version() {
     1.20) echo "$FLINK_1_20_VERSION" ;;
     2.2) echo "$FLINK_2_2_VERSION" ;;
     2.3) echo "$FLINK_2_3_VERSION" ;;
+    2.1) echo "$FLINK_2_1_VERSION" ;;
+    2.0) echo "$FLINK_2_0_VERSION" ;;
     *) echo "common.sh: no Flink line $1 ($FLINK_LINES)" >&2; return 1 ;;
   esac
 }
@@ -52,6 +59,8 @@ kafka_connector_version() {
     1.20) echo "$KAFKA_CONNECTOR_1_20_VERSION" ;;
     2.2) echo "$KAFKA_CONNECTOR_2_2_VERSION" ;;
     2.3) echo "$KAFKA_CONNECTOR_2_3_VERSION" ;;
+    2.1) echo "$KAFKA_CONNECTOR_2_1_VERSION" ;;
+    2.0) echo "$KAFKA_CONNECTOR_2_0_VERSION" ;;
     *) echo "common.sh: no Flink line $1 ($FLINK_LINES)" >&2; return 1 ;;
   esac
 }

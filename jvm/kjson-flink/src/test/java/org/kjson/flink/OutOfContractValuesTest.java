@@ -132,7 +132,9 @@ class OutOfContractValuesTest {
      */
     @Test
     void nullsInNotNullFieldsMatchFlink() throws Exception {
-        assumeFalse("1.20".equals(Compatibility.ofRunningFlink().flinkVersion()), "Flink 1.20 fails on the row itself");
+        // Flink's own serializer takes these rows from 2.1 on; 1.20's and 2.0's throw on the row itself.
+        String flink = org.apache.flink.runtime.util.EnvironmentInformation.getVersion();
+        assumeFalse(flink.startsWith("1.") || flink.startsWith("2.0."), "Flink " + flink + " fails on the row itself");
         EveryRowDataPath notNull = new EveryRowDataPath(StockKafkaSink.create("CREATE TABLE not_null_values ("
                 + " i INT NOT NULL, s STRING NOT NULL, m MAP<STRING, DECIMAL(1, 0) NOT NULL>, a ARRAY<STRING NOT NULL>,"
                 + " r ROW<x TIMESTAMP(9) NOT NULL, y INT NOT NULL> NOT NULL) WITH ('connector' = 'kafka', 'topic' = 't',"
