@@ -2,7 +2,7 @@
 # Cross-build tools of scripts/release.sh and scripts/arm64-test.sh (sourced, not run).
 #
 # Each function installs what is missing and is quick when everything is there:
-#   ensure_zigbuild      rustup targets, zig (the `ziglang` PyPI package), cargo-zigbuild
+#   ensure_zigbuild      rustup targets, zig and cargo-zigbuild (PyPI packages)
 #   ensure_qemu_aarch64  qemu-aarch64 and the aarch64 glibc it loads (Debian packages)
 # zig links against a glibc of the version named in the target (`x86_64-unknown-linux-gnu.2.17`),
 # which is how the binaries get their glibc floor without an old sysroot.
@@ -33,12 +33,21 @@ ensure_zig() {
   python3 -m ziglang version >/dev/null
 }
 
+# cargo-zigbuild's PyPI wheel carries the prebuilt binary: seconds, where `cargo install` compiles
+# it for minutes on a fresh machine.
+CARGO_ZIGBUILD_VERSION="0.24.0"
+
 ensure_zigbuild() {
   ensure_rust_targets
   ensure_zig
   if ! command -v cargo-zigbuild >/dev/null 2>&1; then
-    tool_note "cargo install --locked cargo-zigbuild (a few minutes, once)"
-    nice cargo install --locked --quiet cargo-zigbuild
+    tool_note "pip install cargo-zigbuild==$CARGO_ZIGBUILD_VERSION"
+    python3 -m pip install --quiet "cargo-zigbuild==$CARGO_ZIGBUILD_VERSION"
+    hash -r
+    command -v cargo-zigbuild >/dev/null 2>&1 || {
+      echo "tools: cargo-zigbuild is not on PATH after pip install (add pip's script folder)" >&2
+      return 1
+    }
   fi
 }
 

