@@ -9,6 +9,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+# shellcheck source=lib/common.sh
+source scripts/lib/common.sh   # cargo_release_build
 cc=${CC:-cc}
 cxx=${CXX:-c++}
 header=capi/include/kjson.h
@@ -36,7 +38,7 @@ if ! diff -u "$header" "$work/kjson.h"; then
 fi
 
 cargo test --release -p kjson-capi
-cargo build --release -p kjson-capi
+cargo_release_build --quiet
 lib=target/release
 flags=(-std=c11 -Wall -Wextra -Werror -pedantic -I capi/include -I capi/tests/c)
 "$cc" "${flags[@]}" capi/tests/c/kjson_test.c -L "$lib" -lkjson_c -o "$work/kjson_test_shared"

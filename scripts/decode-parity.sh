@@ -15,7 +15,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CASES="$ROOT/tests/parity/decode-cases"
 ORACLE_TARGET="$ROOT/jvm/parity-oracle/target"
-source "$ROOT/scripts/lib/common.sh"   # JDK17_JAVA, JDK25_JAVA
+source "$ROOT/scripts/lib/common.sh"   # JDK17_JAVA, JDK25_JAVA, cargo_release_build
 KJSON_BIN="${KJSON_BIN:-}"
 KJSON_RUNNER="${KJSON_RUNNER:-}"
 
@@ -51,8 +51,8 @@ mvn -q -B -f "$ROOT/jvm/pom.xml" -pl parity-oracle -am package -DskipTests 2>&1 
 if [[ $oracle_only -eq 0 && -n "$KJSON_BIN" ]]; then
   echo "decode parity: judging $KJSON_BIN${KJSON_RUNNER:+ (run through $KJSON_RUNNER)}"
 elif [[ $oracle_only -eq 0 ]]; then
-  echo "decode parity: building kjson (cargo build --release) ..."
-  (cd "$ROOT" && cargo build --release --quiet)
+  echo "decode parity: building kjson (cargo build --release, common.sh) ..."
+  cargo_release_build --quiet
 fi
 echo "decode parity: builds done in $(( $(date +%s) - started ))s"
 

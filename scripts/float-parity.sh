@@ -8,12 +8,12 @@ cd "$(dirname "$0")/.."
 seed="${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 count="${2:-1000000}"
 # shellcheck source=lib/common.sh
-source scripts/lib/common.sh   # JDK17_JAVA, JDK25_JAVA
+source scripts/lib/common.sh   # JDK17_JAVA, JDK25_JAVA, cargo_release_build
 jdk17_java="$JDK17_JAVA"
 jdk25_java="$JDK25_JAVA"
 echo "float parity: seed ${seed}, ${count} doubles + ${count} floats per JDK"
 
-cargo build --quiet --release -p kjson-runtime --example float_check
+cargo_release_build --quiet
 target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
 checker="${target_dir}/release/examples/float_check"
 

@@ -2,11 +2,15 @@
 # Byte parity of kjson against the real Flink jars.
 #
 #   scripts/parity.sh [--seed N] [--rows N] [--only case1,case2] [--lines "1.20 2.2 2.3"]
-#                     [--jdks "17 25"] [--out DIR] [--oracle-only] [--null-key-carrier map|list]
+#                     [--jdks "17 25"] [--out DIR [--reuse-oracle]] [--oracle-only]
+#                     [--null-key-carrier map|list]
 #
 # Builds the oracle (Maven) and kjson (cargo --release), runs the oracle once per Flink line x JDK
 # over tests/parity/cases/*.sql, then tests/parity/compare.py runs `kjson encode` on every case and
 # compares its key/value bytes with Flink's. See tests/parity/README.md.
+# --out DIR keeps the oracle's output there; --reuse-oracle then skips the oracle (and its build)
+# when DIR holds a run with the same seed, rows, lines, JDKs, cases and carrier (the ARM64 stage
+# judges its CLI against the bytes the x86-64 stage's oracle wrote).
 # KJSON_BIN names another kjson binary to judge (no cargo build then), KJSON_RUNNER a command
 # prefix that runs it (e.g. an aarch64 binary under "qemu-aarch64 -L /usr/aarch64-linux-gnu").
 set -euo pipefail
@@ -15,7 +19,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CASES="$ROOT/tests/parity/cases"
 ORACLE_TARGET="$ROOT/jvm/parity-oracle/target"
 # shellcheck source=lib/common.sh
-source "$ROOT/scripts/lib/common.sh"   # JDK17_JAVA, JDK25_JAVA, FLINK_LINES
+source "$ROOT/scripts/lib/common.sh"   # JDK17_JAVA, JDK25_JAVA, FLINK_LINES, cargo_release_build
 KJSON_BIN="${KJSON_BIN:-}"
 KJSON_RUNNER="${KJSON_RUNNER:-}"
 
@@ -26,6 +30,7 @@ lines="$FLINK_LINES"
 jdks="17 25"
 out=""
 oracle_only=0
+reuse_oracle=0
 null_key_carrier=map
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -36,8 +41,9 @@ while [[ $# -gt 0 ]]; do
     --jdks) jdks="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --oracle-only) oracle_only=1; shift ;;
+    --reuse-oracle) reuse_oracle=1; shift ;;
     --null-key-carrier) null_key_carrier="$2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "parity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -46,15 +52,31 @@ if [[ -z "$seed" ]]; then
 fi
 echo "parity: seed $seed (rerun with: scripts/parity.sh --seed $seed --rows $rows)"
 
+if [[ $reuse_oracle -eq 1 && -z "$out" ]]; then
+  echo "parity.sh: --reuse-oracle needs --out DIR" >&2
+  exit 2
+fi
+# What the oracle's output depends on; a reused output must have been written for the same.
+stamp="seed=$seed rows=$rows lines=$lines jdks=$jdks only=$only carrier=$null_key_carrier cases=$(
+  cat "$CASES"/*.sql | cksum | cut -d' ' -f1)"
+reused=0
+if [[ $reuse_oracle -eq 1 && -f "$out/oracle.stamp" && "$(cat "$out/oracle.stamp")" == "$stamp" ]]; then
+  reused=1
+fi
+
 started=$(date +%s)
-echo "parity: building the oracle (mvn) ..."
-# (sed drops the colour resets that Debian's mvn -q prints even in batch mode)
-mvn -q -B -f "$ROOT/jvm/pom.xml" -pl parity-oracle -am package -DskipTests 2>&1 | sed -e 's/\x1b\[[0-9;]*m//g'
+if [[ $reused -eq 1 ]]; then
+  echo "parity: reusing the oracle output in $out ($stamp)"
+else
+  echo "parity: building the oracle (mvn) ..."
+  # (sed drops the colour resets that Debian's mvn -q prints even in batch mode)
+  mvn -q -B -f "$ROOT/jvm/pom.xml" -pl parity-oracle -am package -DskipTests 2>&1 | sed -e 's/\x1b\[[0-9;]*m//g'
+fi
 if [[ $oracle_only -eq 0 && -n "$KJSON_BIN" ]]; then
   echo "parity: judging $KJSON_BIN${KJSON_RUNNER:+ (run through $KJSON_RUNNER)}"
 elif [[ $oracle_only -eq 0 ]]; then
-  echo "parity: building kjson (cargo build --release) ..."
-  (cd "$ROOT" && cargo build --release --quiet)
+  echo "parity: building kjson (cargo build --release, common.sh) ..."
+  cargo_release_build --quiet
 fi
 echo "parity: builds done in $(( $(date +%s) - started ))s"
 
@@ -64,7 +86,6 @@ if [[ -z "$out" ]]; then
   own_out=1
 fi
 mkdir -p "$out"
-rm -rf "$out"/oracle-*.log "$out"/*-jdk*
 echo "parity: oracle output in $out"
 
 java_for() {
@@ -93,26 +114,31 @@ run_oracle() {
     >"$out/oracle-$line-jdk$jdk.log" 2>&1
 }
 
-echo "parity: running the oracle for Flink [$lines] x JDK [$jdks] ..."
-pids=()
-names=()
-for line in $lines; do
-  for jdk in $jdks; do
-    run_oracle "$line" "$jdk" &
-    pids+=($!)
-    names+=("$line-jdk$jdk")
-    # Two JVMs at a time: the machine has two cores.
-    if [[ ${#pids[@]} -ge 2 ]]; then
-      wait "${pids[0]}" || echo "parity: oracle ${names[0]} exited non-zero (see $out/oracle-${names[0]}.log)"
-      pids=("${pids[@]:1}"); names=("${names[@]:1}")
-    fi
+run_oracles() {
+  rm -rf "$out"/oracle-*.log "$out"/*-jdk* "$out/oracle.stamp"
+  echo "parity: running the oracle for Flink [$lines] x JDK [$jdks] ..."
+  pids=()
+  names=()
+  for line in $lines; do
+    for jdk in $jdks; do
+      run_oracle "$line" "$jdk" &
+      pids+=($!)
+      names+=("$line-jdk$jdk")
+      # Two JVMs at a time: the machine has two cores.
+      if [[ ${#pids[@]} -ge 2 ]]; then
+        wait "${pids[0]}" || echo "parity: oracle ${names[0]} exited non-zero (see $out/oracle-${names[0]}.log)"
+        pids=("${pids[@]:1}"); names=("${names[@]:1}")
+      fi
+    done
   done
-done
-for i in "${!pids[@]}"; do
-  wait "${pids[$i]}" || echo "parity: oracle ${names[$i]} exited non-zero (see $out/oracle-${names[$i]}.log)"
-done
-grep -h -E '^\[oracle' "$out"/oracle-*.log || true
-echo "parity: builds + oracle done in $(( $(date +%s) - started ))s"
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || echo "parity: oracle ${names[$i]} exited non-zero (see $out/oracle-${names[$i]}.log)"
+  done
+  grep -h -E '^\[oracle' "$out"/oracle-*.log || true
+  echo "$stamp" >"$out/oracle.stamp"
+  echo "parity: builds + oracle done in $(( $(date +%s) - started ))s"
+}
+[[ $reused -eq 1 ]] || run_oracles
 
 if [[ $oracle_only -eq 1 ]]; then
   exit 0

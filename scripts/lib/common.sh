@@ -81,6 +81,15 @@ if [[ -z "${JDK25_JAVA:-}" ]]; then
 fi
 export JDK17_JAVA JDK25_JAVA
 
+# cargo_release_build [CARGO ARGS...]: the release build the scripts share: every library (the JNI
+# and C ones included), binary and example of the workspace. Building examples turns the
+# dev-dependencies on, so features resolve as for `cargo test --release --workspace`: after the Rust
+# tests no script compiles Arrow again with another feature set (one package alone, or the
+# default members without dev-dependencies, each did).
+cargo_release_build() {
+  (cd "$KJSON_ROOT" && cargo build --release --workspace --lib --bins --examples "$@")
+}
+
 # step NAME COMMAND...: runs one step of a script, printing
 #   === NAME: COMMAND...
 #   === NAME: OK in N s        (or FAILED (exit S) in N s)
