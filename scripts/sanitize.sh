@@ -28,14 +28,9 @@ export CARGO_TARGET_DIR="${KJSON_ASAN_TARGET_DIR:-$HOME/.cache/kjson/asan-target
 # shellcheck source=lib/common.sh
 source "$ROOT/scripts/lib/common.sh"   # step
 STEP_PREFIX=sanitize
-# run NAME CARGO_TEST_ARGS...: one timed `cargo +nightly test` under ASan; a failing one stops.
-run() {
-  local name="$1"; shift
-  step "$name" cargo +nightly test --target "$target" "$@" || exit 1
-}
-run runtime -p kjson-runtime --lib
-run arrow -p kjson-arrow --lib
-run jni -p kjson-jni --lib
-run arrow-hostile -p kjson-arrow --test hostile
-run cli -p kjson-cli --lib --test hostile --test cli
+# One cargo invocation for every package: one feature resolution, so the instrumented Arrow is
+# built once (one invocation per package rebuilt it for each feature set). `--test hostile` is
+# kjson-arrow's and the CLI's hostile-input tests.
+step tests cargo +nightly test --target "$target" -p kjson-runtime -p kjson-arrow -p kjson-jni -p kjson-cli \
+  --lib --test hostile --test cli || exit 1
 echo "sanitize: no AddressSanitizer report in $(( $(date +%s) - started )) s"
