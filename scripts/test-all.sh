@@ -3,12 +3,13 @@
 # byte parity against the real Flink jars, the JVM (JNI) tests, the Flink SQL connectors on a
 # real Kafka broker, then hardening: unsafe modules under AddressSanitizer and bounded fuzzing.
 #   scripts/test-all.sh            (a fresh random seed for each randomized stage, printed)
+#   KJSON_PARITY_SEED=N            the byte parity stages' seed (x86-64 and ARM64 share it)
 #   KJSON_FUZZ_SECONDS=N           seconds per fuzz target (default 20)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT" || exit 1
 # shellcheck source=lib/common.sh
-source scripts/lib/common.sh   # step, JDK25_JAVA
+source scripts/lib/common.sh   # step, cargo_release_build, JDK25_JAVA
 
 passed=0
 failed=0
@@ -24,15 +25,57 @@ stage() {
   fi
 }
 
-# Release profile throughout: the parity harness and benches need it, and it compiles Arrow once.
+# stage_in_background NAME COMMAND...: a stage that runs beside the next ones (one at a time),
+# where one side leaves CPU idle (the cluster test's jobs produce at a fixed rate; Flink tests
+# wait on brokers and checkpoints); its output goes to a log that is shown, and its result
+# counted, at stage_join.
+background_pid=""
+background_name=""
+background_log=""
+stage_in_background() {
+  background_name="$1"
+  background_log="$(mktemp "${TMPDIR:-/tmp}/kjson-stage-$1.XXXXXX")"
+  echo
+  echo "=== $1: started in the background (output in $background_log, shown when it ends)"
+  step "$@" >"$background_log" 2>&1 &
+  background_pid=$!
+}
+stage_join() {
+  local status=0
+  wait "$background_pid" || status=$?
+  echo
+  cat "$background_log"
+  rm -f "$background_log"
+  if (( status == 0 )); then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    failures+=("$background_name")
+  fi
+}
+
+# Release profile throughout: the parity harness and benches need it. Every later Rust build
+# resolves features as the tests do (cargo_release_build, common.sh), so Arrow is compiled once.
+rust_tests() {
+  # shellcheck disable=SC2119  # no extra cargo arguments
+  cargo test --release --workspace && cargo_release_build
+}
 stage lint scripts/lint.sh
-stage rust-tests cargo test --release --workspace
+stage rust-tests rust_tests
 stage float-parity scripts/float-parity.sh
-stage flink-parity scripts/parity.sh
+# The oracle's output is kept for the ARM64 stage, which judges its CLI against the same bytes.
+parity_seed="${KJSON_PARITY_SEED:-$(( $(od -An -N6 -tu8 /dev/urandom | tr -d ' ') % 1000000000000 ))}"
+parity_out="$(mktemp -d "${TMPDIR:-/tmp}/kjson-parity-ci.XXXXXX")"
+stage flink-parity scripts/parity.sh --seed "$parity_seed" --out "$parity_out"
 # The read side: Flink's deserializers judge kjson decode (a fixed seed: see tests/parity/README.md).
 stage decode-parity scripts/decode-parity.sh --seed "${KJSON_DECODE_SEED:-10}" --records 500
+# ARM64 (a cross build, then tests under qemu) at a low priority beside the JVM stages, whose
+# Flink and Kafka tests leave a core idle much of the time; it judges its CLI against the bytes
+# the flink-parity stage's oracle wrote. No stage beside it runs cargo (the build directory lock).
+stage_in_background arm64 scripts/arm64-test.sh --seed "$parity_seed" --out "$parity_out" --reuse-oracle
 # Flink 2.2: the Java API (JNI, parity) and the SQL connectors, exactly-once on a KRaft broker.
-stage jvm-flink-2.2 mvn -q -f jvm/pom.xml -pl kjson-flink,kjson-flink-sql -am verify
+# (The native library is the one the rust-tests stage built.)
+stage jvm-flink-2.2 mvn -q -f jvm/pom.xml -pl kjson-flink,kjson-flink-sql -am verify -Dkjson.cargo.skip=true
 # JDK 25: the RowData paths (reproductions, differential test, parity) again on the newer JDK,
 # whose Double.toString is the JDK 19+ spelling, against Flink 2.2's and Flink 1.20's serializers.
 jvm_jdk25() {
@@ -44,6 +87,7 @@ stage jvm-jdk25 jvm_jdk25
 # Flink 1.20: the same sources and tests against Flink 1.20 and its Kafka connector.
 stage jvm-flink-1.20 mvn -q -f jvm/pom.xml -pl flink-1.20/kjson-flink,flink-1.20/kjson-flink-sql -am verify \
   -Dkjson.cargo.skip=true
+stage_join
 # A standalone Flink 2.2 cluster (JobManager, two TaskManagers, a KRaft broker): a TaskManager
 # killed mid-job, then the savepoint switch kafka -> kjson-kafka -> kafka (docs/operations-cluster.md).
 # It takes the connector jar the jvm-flink-2.2 stage packaged (or builds one when there is none).
@@ -52,16 +96,19 @@ cluster_quick() {
   jars="$(compgen -G "jvm/kjson-flink-sql/target/kjson-flink-sql-connector-kafka-*-2.2.jar" || true)"
   KJSON_CLUSTER_JAR="$(head -n 1 <<< "$jars")" scripts/cluster-test.sh --quick
 }
-stage cluster-quick cluster_quick
-stage c-abi scripts/capi-test.sh
-stage package-check scripts/package-check.sh
-stage arm64 scripts/arm64-test.sh
-stage sanitizer scripts/sanitize.sh
+# The stages beside it run at a lower priority, so the cluster's JVMs get the CPU they ask for.
+stage_in_background cluster-quick cluster_quick
+stage c-abi nice scripts/capi-test.sh
+stage package-check nice scripts/package-check.sh
+stage sanitizer nice scripts/sanitize.sh
+stage_join
 stage fuzz scripts/fuzz.sh "${KJSON_FUZZ_SECONDS:-20}"
 
 echo
 if (( failed > 0 )); then
-  echo "failed stages: ${failures[*]}"
+  echo "failed stages: ${failures[*]} (the parity oracle's output is kept in $parity_out)"
+else
+  rm -rf "$parity_out"
 fi
 echo "test-all: ${passed} passed, ${failed} failed"
 (( failed == 0 ))
