@@ -171,6 +171,25 @@ fn inspect_prints_projections_and_ltz_marks() {
     assert!(stdout.contains("encoder: dynamic"), "{stdout}");
 }
 
+#[test]
+fn inspect_prints_the_decoded_batch_and_read_options() {
+    let dir = temp_dir("inspect-decoder");
+    let ddl = dir.join("source.sql");
+    std::fs::write(&ddl, "CREATE TABLE t (id BIGINT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'x:1', 'key.format' = 'json', 'key.fields' = 'id', 'value.format' = 'canal-json', 'value.canal-json.ignore-parse-errors' = 'true', 'value.canal-json.table.include' = 'orders')").unwrap();
+    let out = kjson().arg("inspect").arg("--ddl").arg(&ddl).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let decoder = stdout.split_once("decoder: ").map(|(_, rest)| rest).unwrap_or_else(|| panic!("{stdout}"));
+    for line in ["  id: Int64\n", "  v: Utf8\n", "  __row_kind: Int8 not null\n", "  __record: Int32 not null\n"] {
+        assert!(decoder.contains(line), "{line:?} in {decoder}");
+    }
+    assert!(decoder.contains("read options of the key: format json, fail-on-missing-field=false"), "{decoder}");
+    assert!(
+        decoder.contains("read options of the value: format canal-json, fail-on-missing-field=false, ignore-parse-errors=true, timestamp-format.standard=SQL, database.include=(any), table.include=orders"),
+        "{decoder}"
+    );
+}
+
 /// The repository root, where `schemas/` and the golden files live.
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()

@@ -1,12 +1,13 @@
-//! `kjson inspect`: the resolved spec of a DDL, as the encoder will use it.
+//! `kjson inspect`: the resolved spec of a DDL, as the encoder will use it, and the decoder's view
+//! of the same table.
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use kjson_arrow::runtime::sql::parse_create_table;
-use kjson_arrow::runtime::{DataType, LogicalType, SinkSpec};
+use kjson_arrow::runtime::{Compatibility, DataType, Format, LogicalType, SideSpec, SinkSpec};
 
 use crate::commands::common::{load_spec, CompatibilityArgs};
-use kjson_arrow::EncoderKind;
+use kjson_arrow::{Decoder, EncoderKind};
 
 #[derive(Args, Debug)]
 pub struct InspectArgs {
@@ -25,7 +26,45 @@ pub fn run_inspect(args: &InspectArgs) -> Result<(), String> {
     println!("compatibility: Flink {}, float spelling {}", c.flink_version, c.float_spelling);
     println!("encoder: {}", EncoderKind::for_spec(&spec));
     print_ltz_marks(&spec);
+    print_decoder(&spec, c)
+}
+
+/// The read side of the same table: what `kjson decode` and the decoders of the JNI and C edges
+/// return, and the options each side is read with.
+fn print_decoder(spec: &SinkSpec, compatibility: Compatibility) -> Result<(), String> {
+    let decoder = Decoder::open(spec.clone(), compatibility).map_err(|e| format!("decoder: {e}"))?;
+    let schema = decoder.output_schema().map_err(|e| format!("decoder: {e}"))?;
+    println!("decoder: dynamic (no generated decoders yet); decoded batch:");
+    for field in schema.fields() {
+        let nullable = if field.is_nullable() { "" } else { " not null" };
+        println!("  {}: {}{nullable}", field.name(), field.data_type());
+    }
+    if let Some(key) = &spec.key {
+        println!("  read options of the key: {}", read_options(key));
+    }
+    println!("  read options of the value: {}", read_options(&spec.value));
     Ok(())
+}
+
+/// A side's format and the options only the read side uses (the format's own, where it has them).
+fn read_options(side: &SideSpec) -> String {
+    let o = &side.options;
+    let mut words = vec![
+        format!("format {}", side.format),
+        format!("fail-on-missing-field={}", o.fail_on_missing_field),
+        format!("ignore-parse-errors={}", o.ignore_parse_errors),
+        format!("timestamp-format.standard={}", o.timestamp_format.option_value()),
+    ];
+    match side.format {
+        Format::Json if o.json_parser_set => words.push(format!("decode.json-parser.enabled={}", o.json_parser)),
+        Format::DebeziumJson => words.push(format!("schema-include={}", o.schema_include)),
+        Format::CanalJson => {
+            words.push(format!("database.include={}", o.database_include.as_deref().unwrap_or("(any)")));
+            words.push(format!("table.include={}", o.table_include.as_deref().unwrap_or("(any)")));
+        }
+        _ => {}
+    }
+    words.join(", ")
 }
 
 /// The `connector` value as the DDL wrote it (`kjson-kafka` or the stock `kafka`).
