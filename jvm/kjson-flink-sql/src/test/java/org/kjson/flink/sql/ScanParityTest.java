@@ -1,0 +1,238 @@
+package org.kjson.flink.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.junit.jupiter.api.Test;
+import org.kjson.flink.sql.support.ScanRun;
+import org.kjson.flink.sql.support.ScanRun.Result;
+
+/**
+ * {@code SELECT} from {@code kjson-kafka} and {@code kjson-upsert-kafka} tables on the real
+ * broker, judged by the stock connector: the same topic read through the same DDL with
+ * {@code 'connector' = 'kafka'} / {@code 'upsert-kafka'} and with the kjson connector (bounded
+ * by {@code scan.bounded.mode}) gives the same rows, RowKinds included, or the same failure.
+ */
+class ScanParityTest {
+    private static final String BOUNDED = "  'properties.bootstrap.servers' = '%3$s',\n"
+            + "  'scan.startup.mode' = 'earliest-offset',\n"
+            + "  'scan.bounded.mode' = 'latest-offset',\n";
+
+    static final String RICH = "CREATE TABLE t (\n"
+            + "  id BIGINT, name STRING, price DECIMAL(10, 2), big DECIMAL(38, 18), score DOUBLE, ratio FLOAT,\n"
+            + "  ok BOOLEAN, tiny TINYINT, small SMALLINT, n INT, d DATE, tm TIME, ts TIMESTAMP(3),\n"
+            + "  ltz TIMESTAMP_LTZ(3), ts6 TIMESTAMP(6), ts9 TIMESTAMP(9), bin BYTES,\n"
+            + "  r ROW<a INT, b ARRAY<STRING>>, items ARRAY<ROW<x DOUBLE, y ARRAY<INT>>>, m MAP<STRING, BIGINT>,\n"
+            + "  mm MAP<STRING, ROW<q BOOLEAN>>\n"
+            + ") WITH (\n  'connector' = '%1$s',\n  'topic' = '%2$s',\n" + BOUNDED
+            + "  'format' = 'json'\n)";
+
+    static List<ProducerRecord<byte[], byte[]>> richRecords(String topic) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        records.add(ScanRun.text(topic, null, "{\"id\":1,\"name\":\"a\\\"b \u00e9\",\"price\":12.34,"
+                + "\"big\":12345678901234567890.123456789012345678,\"score\":1.5,\"ratio\":2.25,\"ok\":true,"
+                + "\"tiny\":7,\"small\":-300,\"n\":42,\"d\":\"2024-02-29\",\"tm\":\"23:59:58\","
+                + "\"ts\":\"2024-02-29 23:59:58.123\",\"ltz\":\"2024-02-29 23:59:58.123Z\","
+                + "\"ts6\":\"2024-02-29 23:59:58.123456\",\"ts9\":\"2024-02-29 23:59:58.123456789\","
+                + "\"bin\":\"AAH/\",\"r\":{\"a\":7,\"b\":[\"x\",null]},"
+                + "\"items\":[{\"x\":0.5,\"y\":[1,2]},null,{\"x\":null,\"y\":[]}],\"m\":{\"k1\":1,\"k2\":null},"
+                + "\"mm\":{\"z\":{\"q\":false},\"n\":null}}"));
+        records.add(ScanRun.text(topic, null, "{\"id\":2}"));
+        records.add(ScanRun.text(topic, null, "{\"id\":3,\"name\":null,\"price\":-0.01,\"score\":-0.0,"
+                + "\"ts\":\"1969-12-31 23:59:59.999\",\"d\":\"1900-01-01\",\"bin\":\"\",\"r\":null,\"items\":[],"
+                + "\"m\":{},\"extra\":{\"deep\":[1,{\"x\":2}]}}"));
+        // Numbers as strings, whitespace, unknown fields, field order.
+        records.add(ScanRun.text(topic, null, "  {\"n\":\"5\", \"score\":1e3, \"id\":\"4\", \"ok\":\"true\"}  "));
+        records.add(ScanRun.text(topic, null, ""));
+        records.add(ScanRun.text(topic, null, null));
+        records.add(ScanRun.text(topic, null, "{\"id\":6,\"price\":99999999.99,\"ratio\":1e-10,\"tiny\":-128}"));
+        return records;
+    }
+
+    @Test
+    void jsonWithARichSchemaReadsTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-rich", 1);
+        ScanRun.produce(richRecords(topic));
+        assertSameRead(RICH, "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+    }
+
+    @Test
+    void projectionsAndFiltersAboveTheSourceReadTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-query", 1);
+        ScanRun.produce(richRecords(topic));
+        assertSameRead(RICH, "kafka", "kjson-kafka", topic,
+                "SELECT id, r.b, m['k1'], CARDINALITY(items) FROM t WHERE id IS NOT NULL AND id <> 2");
+    }
+
+    static final String KEYED = "CREATE TABLE t (\n"
+            + "  k_id BIGINT, k_region STRING, name STRING, amount DECIMAL(12, 3),\n"
+            + "  topic_name STRING METADATA FROM 'topic' VIRTUAL, part INT METADATA FROM 'partition' VIRTUAL,\n"
+            + "  off BIGINT METADATA FROM 'offset' VIRTUAL, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',\n"
+            + "  ts_type STRING METADATA FROM 'timestamp-type' VIRTUAL, headers MAP<STRING, BYTES> METADATA,\n"
+            + "  epoch INT METADATA FROM 'leader-epoch' VIRTUAL\n"
+            + ") WITH (\n  'connector' = '%1$s',\n  'topic' = '%2$s',\n" + BOUNDED
+            + "  'key.format' = 'json',\n  'key.fields' = 'k_id;k_region',\n  'key.fields-prefix' = 'k_',\n"
+            + "  'value.format' = 'json',\n  'value.fields-include' = 'EXCEPT_KEY'\n)";
+
+    @Test
+    void keyFieldsWithPrefixExceptKeyAndMetadataReadTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-keyed", 2);
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String key = i % 7 == 3 ? null : "{\"id\":" + i + ",\"region\":\"r" + (i % 3) + "\"}";
+            String value = i % 11 == 5 ? null : "{\"name\":\"n" + i + "\",\"amount\":" + i + ".125}";
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % 2, 1_700_000_000_000L + i * 1000L,
+                    ScanRun.bytes(key), ScanRun.bytes(value));
+            if (i % 4 == 0) {
+                record.headers().add(new RecordHeader("h", ScanRun.bytes("v" + i)));
+                record.headers().add(new RecordHeader("empty", null));
+            }
+            records.add(record);
+        }
+        ScanRun.produce(records);
+        Result stock = ScanRun.read(KEYED, "kafka", topic, "SELECT * FROM t");
+        Result kjson = ScanRun.read(KEYED, "kjson-kafka", topic, "SELECT * FROM t");
+        assertNull(stock.failure(), () -> "the stock read failed: " + ScanRun.causes(stock.failure()));
+        assertNull(kjson.failure(), () -> "the kjson read failed: " + ScanRun.causes(kjson.failure()));
+        // Flink's source gives no row for a null key (key fields from no key row) nor for a null value.
+        assertEquals(31, stock.rows().size(), "the stock source skips null keys and values");
+        // Two partitions read by one reader: the order across partitions depends on the fetches.
+        assertEquals(stock.sortedLines(), kjson.sortedLines());
+    }
+
+    static final String LENIENT = "CREATE TABLE t (id BIGINT, name STRING, price DECIMAL(5, 2), ts TIMESTAMP(3),\n"
+            + "  tags ARRAY<INT>) WITH (\n  'connector' = '%1$s',\n  'topic' = '%2$s',\n" + BOUNDED
+            + "  'format' = 'json',\n  'json.ignore-parse-errors' = '%4$s'\n)";
+
+    static List<ProducerRecord<byte[], byte[]>> badRecords(String topic) {
+        return List.of(ScanRun.text(topic, null, "{\"id\":1,\"name\":\"one\"}"),
+                ScanRun.text(topic, null, "{\"id\":2,\"name\":"),
+                ScanRun.text(topic, null, "{\"id\":\"three\",\"name\":\"bad id\"}"),
+                ScanRun.text(topic, null, "{\"id\":4,\"ts\":\"not a time\",\"tags\":[1,\"x\",3]}"),
+                ScanRun.text(topic, null, "{\"id\":5,\"price\":\"12.5\",\"tags\":[1,2]}"),
+                ScanRun.text(topic, null, "[{\"id\":6},{\"id\":7}]"),
+                ScanRun.text(topic, null, "not json at all"),
+                // Null rows: Flink's deserializer hands them on and ignore-parse-errors swallows the failure.
+                ScanRun.text(topic, null, "[null]"),
+                ScanRun.text(topic, null, "[1]"),
+                ScanRun.text(topic, null, "null"),
+                ScanRun.text(topic, null, "5"),
+                ScanRun.text(topic, null, "{\"id\":9,\"tags\":[1,\"x\"]}"),
+                ScanRun.text(topic, null, "{\"id\":8}"));
+    }
+
+    @Test
+    void ignoreParseErrorsSkipsWhatTheStockSourceSkips() throws Exception {
+        String topic = ScanRun.topic("scan-lenient", 1);
+        ScanRun.produce(badRecords(topic));
+        assertSameRead(LENIENT.replace("%4$s", "true"), "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+    }
+
+    @Test
+    void aBadRecordFailsTheJobWithTheStockMessage() throws Exception {
+        String topic = ScanRun.topic("scan-strict", 1);
+        ScanRun.produce(badRecords(topic));
+        String ddl = LENIENT.replace("%4$s", "false");
+        Result stock = ScanRun.read(ddl, "kafka", topic, "SELECT * FROM t");
+        Result kjson = ScanRun.read(ddl, "kjson-kafka", topic, "SELECT * FROM t");
+        assertNotNull(stock.failure(), "the stock read fails on the malformed record");
+        assertNotNull(kjson.failure(), "the kjson read fails on the malformed record");
+        Throwable stockCause = deserializeFailure(stock.failure());
+        Throwable kjsonCause = deserializeFailure(kjson.failure());
+        // Flink's format message ("Failed to deserialize JSON '<the record>'."), then the parser's cause.
+        assertTrue(stockCause.getMessage().startsWith("Failed to deserialize JSON '{\"id\":2,\"name\":'."),
+                stockCause.getMessage());
+        assertTrue(kjsonCause.getMessage().startsWith(stockCause.getMessage()),
+                () -> "kjson: " + kjsonCause.getMessage() + "\nstock: " + stockCause.getMessage());
+        // The rows before the bad record reached the query in both (record 0), none after it.
+        assertEquals(stock.lines(), kjson.lines());
+    }
+
+    /** The cause of the emitter's "Failed to deserialize consumer record due to" in the job's failure. */
+    private static Throwable deserializeFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if ("Failed to deserialize consumer record due to".equals(t.getMessage())) {
+                assertNotNull(t.getCause(), "the emitter's failure has the format's cause");
+                return t.getCause();
+            }
+        }
+        throw new AssertionError("no deserialization failure in the job's failure", failure);
+    }
+
+    static final String CDC = "CREATE TABLE t (id BIGINT, name STRING, weight DOUBLE, ts TIMESTAMP(3)) WITH (\n"
+            + "  'connector' = '%1$s',\n  'topic' = '%2$s',\n" + BOUNDED
+            + "  'format' = '%4$s'\n)";
+
+    @Test
+    void debeziumJsonChangelogReadsTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-debezium", 1);
+        String row1 = "{\"id\":1,\"name\":\"scooter\",\"weight\":3.14,\"ts\":\"2024-01-01 10:00:00.5\"}";
+        String row1b = "{\"id\":1,\"name\":\"scooter\",\"weight\":5.1,\"ts\":null}";
+        String row2 = "{\"id\":2,\"name\":\"car battery\",\"weight\":8.1}";
+        ScanRun.produce(List.of(
+                ScanRun.text(topic, null, "{\"before\":null,\"after\":" + row1 + ",\"op\":\"c\"}"),
+                ScanRun.text(topic, null, "{\"before\":null,\"after\":" + row2 + ",\"op\":\"r\"}"),
+                ScanRun.text(topic, null, "{\"before\":" + row1 + ",\"after\":" + row1b + ",\"op\":\"u\"}"),
+                ScanRun.text(topic, null, "{\"before\":" + row2 + ",\"after\":null,\"op\":\"d\"}"),
+                ScanRun.text(topic, null, null),
+                ScanRun.text(topic, null, "{\"before\":null,\"after\":{\"id\":3},\"op\":\"c\","
+                        + "\"source\":{\"db\":\"inventory\"},\"ts_ms\":1}")));
+        assertSameRead(CDC.replace("%4$s", "debezium-json"), "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+    }
+
+    @Test
+    void canalJsonChangelogReadsTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-canal", 1);
+        ScanRun.produce(List.of(
+                ScanRun.text(topic, null, "{\"data\":[{\"id\":1,\"name\":\"a\",\"weight\":1.5},{\"id\":2,\"name\":\"b\"}],"
+                        + "\"old\":null,\"type\":\"INSERT\",\"database\":\"db\",\"table\":\"t\"}"),
+                ScanRun.text(topic, null, "{\"data\":[{\"id\":1,\"name\":\"a2\",\"weight\":2.5}],"
+                        + "\"old\":[{\"name\":\"a\",\"weight\":1.5}],\"type\":\"UPDATE\"}"),
+                ScanRun.text(topic, null, "{\"data\":[{\"id\":2,\"name\":\"b\"}],\"old\":null,\"type\":\"DELETE\"}"),
+                ScanRun.text(topic, null, "{\"data\":null,\"type\":\"CREATE\",\"isDdl\":true,\"sql\":\"CREATE TABLE\"}")));
+        assertSameRead(CDC.replace("%4$s", "canal-json"), "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+    }
+
+    static final String UPSERT = "CREATE TABLE t (id BIGINT, region STRING, name STRING, score DOUBLE,\n"
+            + "  PRIMARY KEY (id, region) NOT ENFORCED) WITH (\n  'connector' = '%1$s',\n  'topic' = '%2$s',\n"
+            + "  'properties.bootstrap.servers' = '%3$s',\n  'scan.bounded.mode' = 'latest-offset',\n"
+            + "  'key.format' = 'json',\n  'value.format' = 'json',\n  'value.fields-include' = 'EXCEPT_KEY'\n)";
+
+    @Test
+    void upsertKafkaWithTombstonesReadsTheStockChangelog() throws Exception {
+        String topic = ScanRun.topic("scan-upsert", 1);
+        ScanRun.produce(List.of(
+                ScanRun.text(topic, "{\"id\":1,\"region\":\"eu\"}", "{\"name\":\"one\",\"score\":1.0}"),
+                ScanRun.text(topic, "{\"id\":2,\"region\":\"us\"}", "{\"name\":\"two\",\"score\":2.0}"),
+                ScanRun.text(topic, "{\"id\":1,\"region\":\"eu\"}", "{\"name\":\"one again\",\"score\":1.5}"),
+                ScanRun.text(topic, "{\"id\":2,\"region\":\"us\"}", null),
+                ScanRun.text(topic, "{\"id\":3,\"region\":\"eu\"}", null),
+                ScanRun.text(topic, "{\"id\":3,\"region\":\"eu\"}", "{\"name\":\"three\"}"),
+                ScanRun.text(topic, "{\"id\":1,\"region\":\"eu\"}", null)));
+        Result stock = assertSameRead(UPSERT, "upsert-kafka", "kjson-upsert-kafka", topic, "SELECT * FROM t");
+        assertTrue(stock.lines().stream().anyMatch(line -> line.startsWith("-D")), stock.lines()::toString);
+    }
+
+    /** Reads the topic with both connectors; asserts the same rows in the same order; returns the stock read. */
+    private static Result assertSameRead(String ddl, String stockConnector, String kjsonConnector, String topic,
+            String query) throws Exception {
+        Result stock = ScanRun.read(ddl, stockConnector, topic, query);
+        long decodedBefore = ScanRun.recordsDecoded();
+        Result kjson = ScanRun.read(ddl, kjsonConnector, topic, query);
+        assertTrue(ScanRun.recordsDecoded() > decodedBefore, "the kjson read decoded natively (kjsonRecordsDecoded)");
+        assertNull(stock.failure(), () -> "the stock read failed: " + ScanRun.causes(stock.failure()));
+        assertNull(kjson.failure(), () -> "the kjson read failed: " + ScanRun.causes(kjson.failure()));
+        assertFalse(stock.rows().isEmpty(), "the stock connector read no rows: the comparison would be empty");
+        assertEquals(stock.lines(), kjson.lines());
+        assertEquals(stock.rows(), kjson.rows()); // deep equality (arrays, maps), RowKinds included
+        return stock;
+    }
+}
