@@ -1,7 +1,5 @@
 package org.kjson.flink.sql.source;
 
-import java.io.IOException;
-
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
 import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplitState;
@@ -13,7 +11,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * next offset, as Flink's {@code KafkaRecordEmitter} does after deserializing a record: a
  * checkpoint between two records holds exactly the offset after the last record whose rows were
  * emitted. A record Flink's deserializer throws on fails the task here, at its place in the
- * split, with the stock emitter's message and Flink's format message as the cause.
+ * split, with the stock source's messages ({@link DeserializeFailure}, per Flink line).
  */
 final class DecodedRecordEmitter implements RecordEmitter<ConsumerRecord<byte[], byte[]>, RowData, KafkaPartitionSplitState> {
 
@@ -22,8 +20,7 @@ final class DecodedRecordEmitter implements RecordEmitter<ConsumerRecord<byte[],
             KafkaPartitionSplitState split) throws Exception {
         DecodedRecord decoded = (DecodedRecord) record;
         if (decoded.failure() != null) {
-            throw new IOException("Failed to deserialize consumer record due to",
-                    new IOException(decoded.failure()));
+            throw DeserializeFailure.of(decoded, decoded.failure());
         }
         for (RowData row : decoded.rows()) {
             output.collect(row, record.timestamp());
