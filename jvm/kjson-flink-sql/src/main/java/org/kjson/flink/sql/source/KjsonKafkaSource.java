@@ -82,13 +82,16 @@ public final class KjsonKafkaSource
      * Whether the library loads here; where it does not, a table with {@code 'kjson.native' =
      * 'fallback'} reads with Flink's own reader and deserializers (logged), any other fails.
      */
-    private boolean nativeLibraryLoads(SourceReaderContext context) {
+    private boolean nativeLibraryLoads(SourceReaderContext context) throws IOException {
         try {
             NativeJsonDecoder.openHandleCount(); // loads the library
             return true;
         } catch (UnsatisfiedLinkError e) {
             if (decoding.nativePolicy() != NativeLibraryPolicy.FALLBACK) {
-                throw e;
+                // An exception, not the Error: the task fails (and restarts by the job's strategy)
+                // as for any reader that cannot open.
+                throw new IOException(String.format("kjson: table '%s' cannot be read natively here ('kjson.native'"
+                        + " = 'required'): %s", decoding.table().tableName(), e.getMessage()), e);
             }
             LOG.warn("kjson: table '{}', subtask {}: the native library cannot be loaded here and the table allows the"
                     + " fallback (kjson.native = 'fallback'): Flink's own Kafka reader and deserializers read every"

@@ -84,11 +84,17 @@ public final class ScanRun {
         return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Runs {@code statements} (an INSERT, for example) on a table of {@code connector} over the topic. */
-    public static void write(String ddl, String connector, String topic, String statement) throws Exception {
+    /**
+     * Declares table {@code t} of {@code connector} over the topic, runs {@code statements} and
+     * waits for the job of the last one (an INSERT).
+     */
+    public static void run(String ddl, String connector, String topic, String... statements) throws Exception {
         TableEnvironment tableEnv = tableEnv();
         tableEnv.executeSql(String.format(ddl, connector, topic, SharedBroker.get().bootstrapServers()));
-        tableEnv.executeSql(statement).await(3, TimeUnit.MINUTES);
+        for (int i = 0; i < statements.length - 1; i++) {
+            tableEnv.executeSql(statements[i]);
+        }
+        tableEnv.executeSql(statements[statements.length - 1]).await(3, TimeUnit.MINUTES);
     }
 
     /** The rows {@code query} reads from table {@code t} declared by {@code ddl} with {@code connector}. */
