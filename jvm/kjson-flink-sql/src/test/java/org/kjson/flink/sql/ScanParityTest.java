@@ -29,7 +29,7 @@ class ScanParityTest {
     static final String RICH = "CREATE TABLE t (\n"
             + "  id BIGINT, name STRING, price DECIMAL(10, 2), big DECIMAL(38, 18), score DOUBLE, ratio FLOAT,\n"
             + "  ok BOOLEAN, tiny TINYINT, small SMALLINT, n INT, d DATE, tm TIME, ts TIMESTAMP(3),\n"
-            + "  ltz TIMESTAMP_LTZ(3), ts6 TIMESTAMP(6), ts9 TIMESTAMP(9), bin BYTES,\n"
+            + "  ltz TIMESTAMP_LTZ(3), ts7 TIMESTAMP(7), ts9 TIMESTAMP(9), bin BYTES,\n"
             + "  r ROW<a INT, b ARRAY<STRING>>, items ARRAY<ROW<x DOUBLE, y ARRAY<INT>>>, m MAP<STRING, BIGINT>,\n"
             + "  mm MAP<STRING, ROW<q BOOLEAN>>\n"
             + ") WITH (\n  'connector' = '%1$s',\n  'topic' = '%2$s',\n" + BOUNDED
@@ -41,7 +41,7 @@ class ScanParityTest {
                 + "\"big\":12345678901234567890.123456789012345678,\"score\":1.5,\"ratio\":2.25,\"ok\":true,"
                 + "\"tiny\":7,\"small\":-300,\"n\":42,\"d\":\"2024-02-29\",\"tm\":\"23:59:58\","
                 + "\"ts\":\"2024-02-29 23:59:58.123\",\"ltz\":\"2024-02-29 23:59:58.123Z\","
-                + "\"ts6\":\"2024-02-29 23:59:58.123456\",\"ts9\":\"2024-02-29 23:59:58.123456789\","
+                + "\"ts7\":\"2024-02-29 23:59:58.1234567\",\"ts9\":\"2024-02-29 23:59:58.123456789\","
                 + "\"bin\":\"AAH/\",\"r\":{\"a\":7,\"b\":[\"x\",null]},"
                 + "\"items\":[{\"x\":0.5,\"y\":[1,2]},null,{\"x\":null,\"y\":[]}],\"m\":{\"k1\":1,\"k2\":null},"
                 + "\"mm\":{\"z\":{\"q\":false},\"n\":null}}"));
@@ -70,6 +70,25 @@ class ScanParityTest {
         ScanRun.produce(richRecords(topic));
         assertSameRead(RICH, "kafka", "kjson-kafka", topic,
                 "SELECT id, r.b, m['k1'], CARDINALITY(items) FROM t WHERE id IS NOT NULL AND id <> 2");
+    }
+
+    static final String TEMPORAL = "CREATE TABLE t (id INT, ts1 TIMESTAMP(1), ts3 TIMESTAMP(3), ts9 TIMESTAMP(9),\n"
+            + "  ltz3 TIMESTAMP_LTZ(3), ltz7 TIMESTAMP_LTZ(7), tm TIME, tm3 TIME(3), r ROW<t TIMESTAMP(2)>\n"
+            + ") WITH (\n  'connector' = '%1$s',\n  'topic' = '%2$s',\n" + BOUNDED
+            + "  'format' = 'json'\n)";
+
+    /** Records with more digits than their columns declare: Flink keeps the milliseconds up to precision 3. */
+    @Test
+    void timestampsWithMoreDigitsThanTheColumnReadTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-temporal", 1);
+        ScanRun.produce(List.of(
+                ScanRun.text(topic, null, "{\"id\":1,\"ts1\":\"2024-02-29 23:59:58.987654\","
+                        + "\"ts3\":\"2024-02-29 23:59:58.123456789\",\"ts9\":\"2024-02-29 23:59:58.123456789\","
+                        + "\"ltz3\":\"2024-02-29 23:59:58.5Z\",\"ltz7\":\"2024-02-29 23:59:58.123456789Z\","
+                        + "\"tm\":\"23:59:58.123\",\"tm3\":\"12:00:00.123456\",\"r\":{\"t\":\"2000-01-01 00:00:00.999\"}}"),
+                ScanRun.text(topic, null, "{\"id\":2,\"ts1\":\"1969-12-31 23:59:59.999\",\"ts3\":\"1970-01-01 00:00:00\","
+                        + "\"tm\":\"00:00:00\",\"tm3\":\"00:00:01.5\"}")));
+        assertSameRead(TEMPORAL, "kafka", "kjson-kafka", topic, "SELECT * FROM t");
     }
 
     static final String KEYED = "CREATE TABLE t (\n"
@@ -209,6 +228,30 @@ class ScanParityTest {
                 ScanRun.text(topic, null, "{\"data\":[{\"id\":2,\"name\":\"b\"}],\"old\":null,\"type\":\"DELETE\"}"),
                 ScanRun.text(topic, null, "{\"data\":null,\"type\":\"CREATE\",\"isDdl\":true,\"sql\":\"CREATE TABLE\"}")));
         assertSameRead(CDC.replace("%4$s", "canal-json"), "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+    }
+
+    @Test
+    void maxwellJsonChangelogReadsTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-maxwell", 1);
+        ScanRun.produce(List.of(
+                ScanRun.text(topic, null, "{\"database\":\"db\",\"table\":\"t\",\"type\":\"insert\","
+                        + "\"data\":{\"id\":1,\"name\":\"a\",\"weight\":1.5}}"),
+                ScanRun.text(topic, null, "{\"type\":\"update\",\"data\":{\"id\":1,\"name\":\"a2\",\"weight\":1.5},"
+                        + "\"old\":{\"name\":\"a\"}}"),
+                ScanRun.text(topic, null, "{\"type\":\"delete\",\"data\":{\"id\":1,\"name\":\"a2\"}}")));
+        assertSameRead(CDC.replace("%4$s", "maxwell-json"), "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+    }
+
+    @Test
+    void oggJsonChangelogReadsTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-ogg", 1);
+        ScanRun.produce(List.of(
+                ScanRun.text(topic, null, "{\"table\":\"s.t\",\"op_type\":\"I\",\"before\":null,"
+                        + "\"after\":{\"id\":1,\"name\":\"a\",\"weight\":1.5}}"),
+                ScanRun.text(topic, null, "{\"op_type\":\"U\",\"before\":{\"id\":1,\"name\":\"a\",\"weight\":1.5},"
+                        + "\"after\":{\"id\":1,\"name\":\"b\",\"weight\":2.5}}"),
+                ScanRun.text(topic, null, "{\"op_type\":\"D\",\"before\":{\"id\":1,\"name\":\"b\"},\"after\":null}")));
+        assertSameRead(CDC.replace("%4$s", "ogg-json"), "kafka", "kjson-kafka", topic, "SELECT * FROM t");
     }
 
     static final String UPSERT = "CREATE TABLE t (id BIGINT, region STRING, name STRING, score DOUBLE,\n"

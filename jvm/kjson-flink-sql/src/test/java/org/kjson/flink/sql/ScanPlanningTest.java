@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.ExplainDetail;
 import org.apache.flink.table.api.TableEnvironment;
@@ -74,6 +76,17 @@ class ScanPlanningTest {
         String message = refusal("kjson-kafka", COLUMNS + ", src_ts TIMESTAMP_LTZ(3) METADATA FROM"
                 + " 'value.source.timestamp' VIRTUAL", "'format' = 'debezium-json'");
         assertTrue(message.contains("metadata 'value.source.timestamp' of the value format is not read"), message);
+    }
+
+    @Test
+    void timestampPrecisionsWhoseDigitsTheDecoderCutsAreRefusedByColumn() {
+        for (String type : List.of("TIMESTAMP(0)", "TIMESTAMP(6)", "TIMESTAMP_LTZ(4)", "ARRAY<ROW<t TIMESTAMP(5)>>")) {
+            String message = refusal("kjson-kafka", COLUMNS + ", ts " + type, "'format' = 'json'");
+            assertTrue(message.contains("column 'ts' has type") && message.contains("use 'connector' = 'kafka'"),
+                    message);
+        }
+        plan("kjson-kafka", COLUMNS + ", a TIMESTAMP(3), b TIMESTAMP_LTZ(9), c TIMESTAMP(1)",
+                "'format' = 'json', 'scan.startup.mode' = 'earliest-offset'");
     }
 
     @Test

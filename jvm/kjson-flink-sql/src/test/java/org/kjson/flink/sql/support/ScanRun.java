@@ -75,6 +75,25 @@ public final class ScanRun {
         }
     }
 
+    /** Writes the records with batching (sent in order per partition, all acknowledged before this returns). */
+    public static void produceFast(List<ProducerRecord<byte[], byte[]>> records) throws Exception {
+        Properties properties = new Properties();
+        properties.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedBroker.get().bootstrapServers());
+        properties.setProperty(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        properties.setProperty(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        properties.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        properties.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties)) {
+            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+            for (ProducerRecord<byte[], byte[]> record : records) {
+                sent.add(producer.send(record));
+            }
+            for (java.util.concurrent.Future<?> future : sent) {
+                future.get(60, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     /** A record on partition 0 with a text key (or null) and value (or null for a tombstone). */
     public static ProducerRecord<byte[], byte[]> text(String topic, String key, String value) {
         return new ProducerRecord<>(topic, 0, bytes(key), bytes(value));
