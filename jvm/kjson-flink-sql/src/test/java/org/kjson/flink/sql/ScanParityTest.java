@@ -91,6 +91,53 @@ class ScanParityTest {
         assertSameRead(TEMPORAL, "kafka", "kjson-kafka", topic, "SELECT * FROM t");
     }
 
+    static final String MORE_TYPES = "CREATE TABLE t (id INT, c CHAR(3), v VARCHAR(5), b BINARY(2), vb VARBINARY(4),\n"
+            + "  ms MULTISET<STRING>, nested MAP<STRING, ARRAY<MAP<STRING, INT>>>, deep ROW<a ROW<b ROW<c BIGINT>>>,\n"
+            + "  big BIGINT, f FLOAT, dbl DOUBLE, dec0 DECIMAL(5, 0), dec38 DECIMAL(38, 0)\n"
+            + ") WITH (\n  'connector' = '%1$s',\n  'topic' = '%2$s',\n" + BOUNDED
+            + "  'format' = 'json',\n  'json.fail-on-missing-field' = 'false'\n)";
+
+    @Test
+    void moreTypesReadTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-types", 1);
+        ScanRun.produce(List.of(
+                ScanRun.text(topic, null, "{\"id\":1,\"c\":\"abcdef\",\"v\":\"\u00e9\u00e8\",\"b\":\"AAE=\","
+                        + "\"vb\":\"/////w==\",\"ms\":{\"x\":2,\"y\":1},\"nested\":{\"k\":[{\"a\":1},null,{}]},"
+                        + "\"deep\":{\"a\":{\"b\":{\"c\":9223372036854775807}}},\"big\":-9223372036854775808,"
+                        + "\"f\":3.4028235E38,\"dbl\":-1.7976931348623157E308,\"dec0\":12345,"
+                        + "\"dec38\":99999999999999999999999999999999999999}"),
+                ScanRun.text(topic, null, "{\"id\":2,\"ms\":{},\"nested\":{},\"deep\":{\"a\":null},\"f\":1e-45,"
+                        + "\"dbl\":4.9E-324,\"dec0\":-0.4}"),
+                ScanRun.text(topic, null, "{\"id\":3,\"deep\":{\"a\":{\"b\":null}},\"dec0\":1.5}")));
+        assertSameRead(MORE_TYPES, "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+    }
+
+    /** Many small fetches on three partitions: the record boundaries of every native call. */
+    @Test
+    void manyFetchesReadTheStockRows() throws Exception {
+        String topic = ScanRun.topic("scan-many", 3);
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < 6_000; i++) {
+            String value = switch (i % 13) {
+                case 0 -> null;
+                case 1 -> "";
+                case 2 -> "[{\"id\":" + i + "},{\"id\":" + -i + "}]";
+                default -> "{\"id\":" + i + ",\"name\":" + (i % 5 == 0 ? "null" : "\"n" + i + "\"") + ",\"price\":"
+                        + (i % 100) + "." + (i % 10) + ",\"tags\":[" + i % 3 + "]}";
+            };
+            records.add(new ProducerRecord<>(topic, i % 3, null, ScanRun.bytes(value)));
+        }
+        ScanRun.produceFast(records);
+        String ddl = LENIENT.replace("%4$s", "false").replace("'format' = 'json',",
+                "'properties.max.poll.records' = '37',\n  'format' = 'json',");
+        Result stock = ScanRun.read(ddl, "kafka", topic, "SELECT * FROM t");
+        Result kjson = ScanRun.read(ddl, "kjson-kafka", topic, "SELECT * FROM t");
+        assertNull(stock.failure(), () -> "the stock read failed: " + ScanRun.causes(stock.failure()));
+        assertNull(kjson.failure(), () -> "the kjson read failed: " + ScanRun.causes(kjson.failure()));
+        assertTrue(stock.rows().size() > 5_000, "the stock source read the rows: " + stock.rows().size());
+        assertEquals(stock.sortedLines(), kjson.sortedLines());
+    }
+
     static final String KEYED = "CREATE TABLE t (\n"
             + "  k_id BIGINT, k_region STRING, name STRING, amount DECIMAL(12, 3),\n"
             + "  topic_name STRING METADATA FROM 'topic' VIRTUAL, part INT METADATA FROM 'partition' VIRTUAL,\n"
