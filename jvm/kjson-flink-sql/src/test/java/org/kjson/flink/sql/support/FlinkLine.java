@@ -14,6 +14,11 @@ public final class FlinkLine {
         return exists("org.apache.flink.table.types.logical.VariantType");
     }
 
+    /** The json format reads a top-level array as one row per element: Flink 2.x. */
+    public static boolean readsTopLevelJsonArrays() {
+        return !org.apache.flink.runtime.util.EnvironmentInformation.getVersion().startsWith("1.");
+    }
+
     private static boolean exists(String className) {
         try {
             Class.forName(className, false, FlinkLine.class.getClassLoader());

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -11,7 +12,9 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 import org.kjson.flink.BatchSettings;
@@ -24,7 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What both kjson sink factories do at planning time. The table's value format must be one kjson
+ * What both kjson factories do at planning time. A table that is read goes through
+ * {@link KjsonTableSourcePlanning} (Flink's own factory first, then kjson's checks, as below).
+ * For a table that is written: The table's value format must be one kjson
  * encodes ({@link EncodedFormats}) and its {@code kjson.*} options valid ({@link KjsonOptions},
  * every problem in one message); then the options, with the {@code connector} renamed to the
  * stock one, go through these checks in order (a key in a format kjson does not encode is
@@ -44,19 +49,22 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * The resulting sink keeps the stock sink for its changelog mode.
  */
-abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
-    private static final Logger LOG = LoggerFactory.getLogger(KjsonTableSinkFactory.class);
+abstract class KjsonTableFactory implements DynamicTableSinkFactory, DynamicTableSourceFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(KjsonTableFactory.class);
 
     private final String identifier;
     private final String stockIdentifier;
 
-    KjsonTableSinkFactory(String identifier, String stockIdentifier) {
+    KjsonTableFactory(String identifier, String stockIdentifier) {
         this.identifier = identifier;
         this.stockIdentifier = stockIdentifier;
     }
 
     /** A fresh instance of Flink's factory this one stands in for. */
     abstract DynamicTableSinkFactory stockFactory();
+
+    /** The same factory, for the scan side. */
+    abstract DynamicTableSourceFactory stockSourceFactory();
 
     @Override
     public String factoryIdentifier() {
@@ -78,6 +86,19 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
     @Override
     public Set<ConfigOption<?>> forwardOptions() {
         return stockFactory().forwardOptions();
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        String tableName = context.getObjectIdentifier().asSummaryString();
+        Map<String, String> options = context.getCatalogTable().getOptions();
+        KjsonOptions.validate(tableName, identifier, options);
+        NativeLibraryPolicy nativePolicy = KjsonOptions.nativePolicy(options, identifier);
+        Map<String, String> stockOptions = stockOptions(options);
+        Context stockContext = stockContext(context, context.getCatalogTable().copy(stockOptions));
+        return new KjsonTableSourcePlanning(identifier, stockIdentifier, tableName).plan(context, stockOptions,
+                nativePolicy, () -> withStockMessages(stockContext,
+                        () -> stockSourceFactory().createDynamicTableSource(stockContext)));
     }
 
     @Override
@@ -130,8 +151,13 @@ abstract class KjsonTableSinkFactory implements DynamicTableSinkFactory {
     }
 
     private DynamicTableSink createStockSink(Context stockContext) {
+        return withStockMessages(stockContext, () -> stockFactory().createDynamicTableSink(stockContext));
+    }
+
+    /** Runs the stock factory; its refusal is rethrown naming this connector (and kjson's options). */
+    private <T> T withStockMessages(Context stockContext, Supplier<T> stock) {
         try {
-            return stockFactory().createDynamicTableSink(stockContext);
+            return stock.get();
         } catch (ValidationException e) {
             // Flink's list of supported options is the stock connector's: name kjson's too.
             String kjsonOptions = e.getMessage().contains("Unsupported options") ? String.format("%n%nBesides these,"
