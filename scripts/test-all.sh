@@ -98,7 +98,7 @@ cluster_quick() {
 }
 # The stages beside it run at a lower priority, so the cluster's JVMs get the CPU they ask for.
 stage_in_background cluster-quick cluster_quick
-stage c-abi nice scripts/capi-test.sh
+stage c-abi nice scripts/capi-test.sh --skip-rust-tests
 stage package-check nice scripts/package-check.sh
 stage sanitizer nice scripts/sanitize.sh
 stage_join
