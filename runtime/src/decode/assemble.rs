@@ -10,14 +10,15 @@ use super::arrow_out::{arrow_field, finish};
 use super::cdc;
 use super::columns::Column;
 use super::direct::RowTarget;
+use super::fast::RowPlan;
 use super::lexer::LexerBuffers;
 use super::message::{read_message, read_message_into, reads_into_columns};
-use super::side::{Failure, SideReader, DELETE, INSERT};
+use super::side::{Failure, SideReader, DELETE};
 use super::value::Value;
 use super::{DecodeSettings, DecodedBatch, OnError, RecordSide};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
-use crate::spec::{IgnoredKind, SideSpec, SinkSpec};
+use crate::spec::{Format, IgnoredKind, SideSpec, SinkSpec};
 use crate::types::{DataType, LogicalType, RowField};
 
 /// Decodes batches of Kafka records of one table; opened once per task, like the encoder.
@@ -178,7 +179,44 @@ impl Decoder {
             let mut target = IntoColumns { decoder: self, key_rows: &key_rows, key_row, out };
             return read_message_into(&self.value, value, &mut target, buffers);
         }
+        if let (Format::DebeziumJson, Some(key_row)) = (self.value.format, self.single_key_row(&key_rows)) {
+            if self.fast_changelog(value, key_row, out) {
+                return Ok(());
+            }
+        }
         read_message(&self.value, value, &mut |value_row| self.join(&key_rows, value_row, out))
+    }
+
+    /// A row whose value columns are written: the columns only the key sets, the others null,
+    /// and its RowKind.
+    fn complete_row(&self, out: &mut Output, key_row: Option<&[Value]>, kind: i8) {
+        for &(field, at) in &self.key_only {
+            match key_row {
+                Some(key_row) => out.columns[at].push_value(&key_row[field]),
+                None => out.columns[at].push_null(),
+            }
+        }
+        self.unset.iter().for_each(|&at| out.columns[at].push_null());
+        out.kinds.push(kind);
+    }
+
+    /// A debezium-json message in the common shape read straight into the columns; false (and
+    /// nothing written) otherwise.
+    fn fast_changelog(&self, message: Option<&[u8]>, key_row: Option<&[Value]>, out: &mut Output) -> bool {
+        let (Some(plan), Some(message)) = (&self.value.fast, message.filter(|m| !m.is_empty())) else {
+            return false;
+        };
+        let before = out.rows();
+        match super::fast::read_debezium(plan, message, &mut out.columns) {
+            Some(kinds) => {
+                kinds.into_iter().for_each(|kind| self.complete_row(out, key_row, kind));
+                true
+            }
+            None => {
+                out.truncate(before);
+                false
+            }
+        }
     }
 
     /// The key row every value row joins when there is one at most (`Some(None)`: the key sets
@@ -254,6 +292,22 @@ impl Decoder {
     }
 }
 
+#[cfg(test)]
+impl Decoder {
+    /// The same decoder reading every message through `direct` (the fast path's judge).
+    pub(crate) fn without_fast_plans(mut self) -> Decoder {
+        self.value.fast = None;
+        if let Some(key) = &mut self.key {
+            key.fast = None;
+        }
+        self
+    }
+
+    pub(crate) fn has_fast_plans(&self) -> bool {
+        self.value.fast.is_some()
+    }
+}
+
 /// The value side's rows written straight into the batch, joined with the record's key row.
 struct IntoColumns<'d> {
     decoder: &'d Decoder,
@@ -268,20 +322,11 @@ impl RowTarget for IntoColumns<'_> {
         (&mut self.out.columns, rows)
     }
 
-    fn end_row(&mut self, present: bool) -> std::result::Result<(), Failure> {
-        if !present {
-            return self.decoder.join(self.key_rows, None, self.out);
+    fn end_row(&mut self, kind: Option<i8>) -> std::result::Result<(), Failure> {
+        match kind {
+            Some(kind) => Ok(self.decoder.complete_row(self.out, self.key_row, kind)),
+            None => self.decoder.join(self.key_rows, None, self.out),
         }
-        let columns = &mut self.out.columns;
-        for &(field, at) in &self.decoder.key_only {
-            match self.key_row {
-                Some(key_row) => columns[at].push_value(&key_row[field]),
-                None => columns[at].push_null(),
-            }
-        }
-        self.decoder.unset.iter().for_each(|&at| columns[at].push_null());
-        self.out.kinds.push(INSERT);
-        Ok(())
     }
 }
 
@@ -313,6 +358,11 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         .any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Multiset(_) | LogicalType::Map { .. })));
     let settings = DecodeSettings::new(options, compatibility, has_decimal);
     let envelope = cdc::envelope_fields(side.format, options.schema_include, &fields);
+    let fast = match (side.format, has_map_like) {
+        (Format::Json, false) => RowPlan::new(&fields, &side.projection, &settings),
+        (Format::DebeziumJson, false) if !options.schema_include => RowPlan::tree(&fields, &side.projection, &settings),
+        _ => None,
+    };
     Ok(SideReader {
         row_type: DataType::nullable(LogicalType::Row(fields.clone())),
         fields,
@@ -324,6 +374,7 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         schema_include: options.schema_include,
         database_include: include_pattern(options.database_include.as_deref(), "database.include")?,
         table_include: include_pattern(options.table_include.as_deref(), "table.include")?,
+        fast,
     })
 }
 
