@@ -38,6 +38,10 @@ pub struct Decoder {
     key_only: Vec<(usize, usize)>,
     /// The columns neither side sets.
     unset: Vec<usize>,
+    /// The key's common-case messages read into scratch columns (one per key field).
+    key_plan: Option<RowPlan>,
+    /// Per column, the key field that sets it.
+    key_field_of: Vec<Option<usize>>,
     on_error: OnError,
 }
 
@@ -84,7 +88,14 @@ impl Decoder {
             key_projection.iter().copied().enumerate().filter(|(_, at)| !in_value(at)).collect();
         let unset =
             (0..spec.columns.len()).filter(|at| !in_value(at) && !key_only.iter().any(|(_, k)| k == at)).collect();
+        let key_plan = match &key {
+            Some(k) if k.format == Format::Json && !k.has_map_like => RowPlan::new(&k.fields, &[], &k.settings),
+            _ => None,
+        };
+        let key_field_of = (0..spec.columns.len()).map(|at| key_projection.iter().rposition(|&k| k == at)).collect();
         Ok(Decoder {
+            key_plan,
+            key_field_of,
             value_into_columns: reads_into_columns(&value),
             spec,
             schema,
@@ -127,14 +138,18 @@ impl Decoder {
         let mut out = Output { columns, kinds: Vec::new() };
         let mut records = Vec::new();
         let mut errors = Vec::new();
-        let mut buffers = LexerBuffers::default();
+        let key_fields = self.key.iter().flat_map(|k| &k.fields);
+        let mut scratch = Scratch {
+            buffers: LexerBuffers::default(),
+            key_columns: key_fields.map(|f| Column::new(&f.data_type.logical)).collect(),
+        };
         for index in 0..values.len() {
             let key = match (&keys, &self.key) {
                 (Some(keys), Some(_)) => keys.record(index)?,
                 _ => None,
             };
             let before = out.rows();
-            match self.record_rows(key, values.record(index)?, &mut out, &mut buffers) {
+            match self.record_rows(key, values.record(index)?, &mut out, &mut scratch) {
                 Ok(()) => records.extend(std::iter::repeat_n(index as u32, out.rows() - before)),
                 Err(message) => {
                     // A record that fails leaves no row.
@@ -159,10 +174,11 @@ impl Decoder {
         key: Option<&[u8]>,
         value: Option<&[u8]>,
         out: &mut Output,
-        buffers: &mut LexerBuffers,
+        scratch: &mut Scratch,
     ) -> std::result::Result<(), String> {
-        let key_rows = match &self.key {
-            Some(reader) => {
+        let key_rows = match (&self.key, self.fast_key_row(key, &mut scratch.key_columns)) {
+            (Some(_), Some(row)) => vec![Some(row)],
+            (Some(reader), None) => {
                 let mut rows = Vec::new();
                 read_message(reader, key, &mut |row| {
                     rows.push(row.map(|(_, values)| values));
@@ -170,14 +186,14 @@ impl Decoder {
                 })?;
                 rows
             }
-            None => Vec::new(),
+            (None, _) => Vec::new(),
         };
         if value.is_none() && self.spec.is_upsert() {
             return self.join(&key_rows, None, out).map_err(Failure::into_message);
         }
         if let (true, Some(key_row)) = (self.value_into_columns, self.single_key_row(&key_rows)) {
             let mut target = IntoColumns { decoder: self, key_rows: &key_rows, key_row, out };
-            return read_message_into(&self.value, value, &mut target, buffers);
+            return read_message_into(&self.value, value, &mut target, &mut scratch.buffers);
         }
         if let (Format::DebeziumJson, Some(key_row)) = (self.value.format, self.single_key_row(&key_rows)) {
             if self.fast_changelog(value, key_row, out) {
@@ -185,6 +201,13 @@ impl Decoder {
             }
         }
         read_message(&self.value, value, &mut |value_row| self.join(&key_rows, value_row, out))
+    }
+
+    /// The key's one row when its message is the common case, read into `columns` (emptied first).
+    fn fast_key_row(&self, key: Option<&[u8]>, columns: &mut [Column]) -> Option<Vec<Value>> {
+        let (plan, key) = (self.key_plan.as_ref()?, key.filter(|k| !k.is_empty())?);
+        columns.iter_mut().for_each(|c| c.truncate(0));
+        super::fast::read_row(plan, key, columns).then(|| columns.iter().map(|c| c.value_at(0)).collect())
     }
 
     /// A row whose value columns are written: the columns only the key sets, the others null,
@@ -268,6 +291,16 @@ impl Decoder {
         let arity = self.spec.columns.len();
         let value_row = match value_row {
             Some(values) if self.value_is_row && values.len() == arity => return out.push(kind, &values),
+            // A null value row (an upsert DELETE): the key's columns, nulls elsewhere.
+            None => {
+                for (column, field) in out.columns.iter_mut().zip(&self.key_field_of) {
+                    match (field, key_row) {
+                        (Some(field), Some(key_row)) => column.push_value(&key_row[*field]),
+                        _ => column.push_null(),
+                    }
+                }
+                return out.kinds.push(kind);
+            }
             other => other,
         };
         let mut values = vec![Value::Null; arity];
@@ -297,15 +330,19 @@ impl Decoder {
     /// The same decoder reading every message through `direct` (the fast path's judge).
     pub(crate) fn without_fast_plans(mut self) -> Decoder {
         self.value.fast = None;
-        if let Some(key) = &mut self.key {
-            key.fast = None;
-        }
+        self.key_plan = None;
         self
     }
 
     pub(crate) fn has_fast_plans(&self) -> bool {
         self.value.fast.is_some()
     }
+}
+
+/// What reading a batch reuses from one record to the next.
+struct Scratch {
+    buffers: LexerBuffers,
+    key_columns: Vec<Column>,
 }
 
 /// The value side's rows written straight into the batch, joined with the record's key row.
