@@ -134,8 +134,10 @@ impl Decoder {
                 )));
             }
         }
-        let columns = self.spec.columns.iter().map(|c| Column::new(&c.data_type.logical)).collect();
-        let mut out = Output { columns, kinds: Vec::new() };
+        // Most records give one row.
+        let mut columns: Vec<Column> = self.spec.columns.iter().map(|c| Column::new(&c.data_type.logical)).collect();
+        columns.iter_mut().for_each(|c| c.reserve(values.len()));
+        let mut out = Output { columns, kinds: Vec::with_capacity(values.len()) };
         let mut records = Vec::new();
         let mut errors = Vec::new();
         let key_fields = self.key.iter().flat_map(|k| &k.fields);

@@ -14,6 +14,7 @@ pub(crate) struct Cells<T> {
 }
 
 impl<T: Copy + Default> Cells<T> {
+    #[inline]
     pub(crate) fn push(&mut self, value: T) {
         self.values.push(value);
         self.valid.push(true);
@@ -27,6 +28,11 @@ impl<T: Copy + Default> Cells<T> {
     fn truncate(&mut self, len: usize) {
         self.values.truncate(len);
         self.valid.truncate(len);
+    }
+
+    fn reserve(&mut self, rows: usize) {
+        self.values.reserve(rows);
+        self.valid.reserve(rows);
     }
 }
 
@@ -50,6 +56,7 @@ impl Blobs {
     }
 
     /// Ends the cell whose bytes were written to `data` since the previous one.
+    #[inline]
     pub(crate) fn end_cell(&mut self, valid: bool) {
         self.offsets.push(self.data.len() as i32);
         self.valid.push(valid);
@@ -161,6 +168,37 @@ impl Column {
             },
             // Refused when the decoder opens (no Arrow layout); never filled.
             LogicalType::Unsupported { .. } => Column::Row { valid: Vec::new(), children: Vec::new() },
+        }
+    }
+
+    /// Room for `rows` more rows of the column itself (nested entries grow as they come).
+    pub(crate) fn reserve(&mut self, rows: usize) {
+        match self {
+            Column::Boolean(c) => c.reserve(rows),
+            Column::Int8(c) => c.reserve(rows),
+            Column::Int16(c) => c.reserve(rows),
+            Column::Int32(c) | Column::Date(c) | Column::Time(c) => c.reserve(rows),
+            Column::Int64(c) => c.reserve(rows),
+            Column::Float32(c) => c.reserve(rows),
+            Column::Float64(c) => c.reserve(rows),
+            Column::Decimal(c) => c.reserve(rows),
+            Column::Timestamp(c) => c.reserve(rows),
+            Column::Text(b) | Column::Bytes(b) => {
+                b.offsets.reserve(rows);
+                b.valid.reserve(rows);
+            }
+            Column::List(n) => {
+                n.offsets.reserve(rows);
+                n.valid.reserve(rows);
+            }
+            Column::Map(n) => {
+                n.offsets.reserve(rows);
+                n.valid.reserve(rows);
+            }
+            Column::Row { valid, children } => {
+                valid.reserve(rows);
+                children.iter_mut().for_each(|c| c.reserve(rows));
+            }
         }
     }
 

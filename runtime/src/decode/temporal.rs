@@ -52,17 +52,27 @@ impl<'a> Cursor<'a> {
 
 /// `ISO_LOCAL_DATE` as a strict parser: days since the epoch.
 pub(crate) fn parse_date(text: &str) -> Option<i64> {
-    if let Some(day) = fixed_date(text.as_bytes()).filter(|_| text.len() == 10) {
+    parse_date_bytes(text.as_bytes())
+}
+
+/// [`parse_date`] of text as bytes (text that is not ASCII never parses).
+pub(crate) fn parse_date_bytes(text: &[u8]) -> Option<i64> {
+    if let Some(day) = fixed_date(text).filter(|_| text.len() == 10) {
         return Some(day);
     }
-    let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+    let mut cursor = Cursor { text, pos: 0 };
     let day = date(&mut cursor, Resolver::Strict)?;
     cursor.done().then_some(day)
 }
 
 /// Flink's SQL time format `HH:mm:ss[.fffffffff]`: nanoseconds of the day.
 pub(crate) fn parse_sql_time(text: &str) -> Option<i64> {
-    let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+    parse_sql_time_bytes(text.as_bytes())
+}
+
+/// [`parse_sql_time`] of text as bytes.
+pub(crate) fn parse_sql_time_bytes(text: &[u8]) -> Option<i64> {
+    let mut cursor = Cursor { text, pos: 0 };
     let (nanos, _) = time(&mut cursor, true, Resolver::Smart)?;
     cursor.done().then_some(nanos)
 }
@@ -70,10 +80,15 @@ pub(crate) fn parse_sql_time(text: &str) -> Option<i64> {
 /// A TIMESTAMP or TIMESTAMP_LTZ text in the SQL (`' '`) or ISO-8601 (`'T'`) form; `zulu` for
 /// the TIMESTAMP_LTZ forms, which end in a literal `Z`.
 pub(crate) fn parse_timestamp(text: &str, iso: bool, zulu: bool) -> Option<DateTime> {
-    if let Some(parsed) = fixed_timestamp(text.as_bytes(), iso, zulu) {
+    parse_timestamp_bytes(text.as_bytes(), iso, zulu)
+}
+
+/// [`parse_timestamp`] of text as bytes.
+pub(crate) fn parse_timestamp_bytes(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
+    if let Some(parsed) = fixed_timestamp(text, iso, zulu) {
         return Some(parsed);
     }
-    let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+    let mut cursor = Cursor { text, pos: 0 };
     // ISO_LOCAL_DATE_TIME is strict; Flink's composed formatters resolve smartly.
     let resolver = if iso && !zulu { Resolver::Strict } else { Resolver::Smart };
     let day = date(&mut cursor, resolver)?;
@@ -85,16 +100,16 @@ pub(crate) fn parse_timestamp(text: &str, iso: bool, zulu: bool) -> Option<DateT
     cursor.done().then_some(DateTime { epoch_day: day + i64::from(next_day), nano_of_day: nanos })
 }
 
-/// The value of the two ASCII digits at `at`.
+/// The value of the two ASCII digits at `at` (`at + 1 < text.len()`).
 fn two_digits(text: &[u8], at: usize) -> Option<i64> {
-    let (tens, ones) = (text.get(at)?.wrapping_sub(b'0'), text.get(at + 1)?.wrapping_sub(b'0'));
+    let (tens, ones) = (text[at].wrapping_sub(b'0'), text[at + 1].wrapping_sub(b'0'));
     (tens < 10 && ones < 10).then(|| i64::from(tens * 10 + ones))
 }
 
 /// A `yyyy-MM-dd` prefix of `text` that every resolver reads alike (a four-digit year, a day
 /// that its month has): its epoch day; `None` sends the text to the general parser.
 fn fixed_date(text: &[u8]) -> Option<i64> {
-    if text.get(4) != Some(&b'-') || text.get(7) != Some(&b'-') {
+    if text.len() < 10 || text[4] != b'-' || text[7] != b'-' {
         return None;
     }
     let year = two_digits(text, 0)? * 100 + two_digits(text, 2)?;
@@ -103,12 +118,18 @@ fn fixed_date(text: &[u8]) -> Option<i64> {
     valid.then(|| days_from_civil(year, month, day))
 }
 
+/// Nanoseconds per unit of a fraction's last digit, by its digit count.
+const FRACTION_SCALE: [i64; 10] = [0, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
+
 /// The layout Flink writes, `yyyy-MM-dd?HH:mm:ss[.f{1,9}][Z]` with values that every resolver
 /// reads alike (no 24:00, no day past its month's last), read without the general parser.
 fn fixed_timestamp(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
+    if text.len() < 19 {
+        return None;
+    }
     let epoch_day = fixed_date(text)?;
     let separator = if iso { b'T' } else { b' ' };
-    if text.get(10) != Some(&separator) || text.get(13) != Some(&b':') || text.get(16) != Some(&b':') {
+    if text[10] != separator || text[13] != b':' || text[16] != b':' {
         return None;
     }
     let (hour, minute, second) = (two_digits(text, 11)?, two_digits(text, 14)?, two_digits(text, 17)?);
@@ -120,12 +141,19 @@ fn fixed_timestamp(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
         rest = rest.strip_suffix(b"Z")?;
     }
     let mut nano = 0;
-    if let Some(fraction) = rest.strip_prefix(b".") {
-        if fraction.is_empty() || fraction.len() > 9 || !fraction.iter().all(u8::is_ascii_digit) {
+    if let Some((b'.', fraction)) = rest.split_first() {
+        if fraction.is_empty() || fraction.len() > 9 {
             return None;
         }
-        let digits = fraction.iter().fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0'));
-        nano = digits * 10i64.pow(9 - fraction.len() as u32);
+        let mut digits = 0i64;
+        for &byte in fraction {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                return None;
+            }
+            digits = digits * 10 + i64::from(digit);
+        }
+        nano = digits * FRACTION_SCALE[fraction.len()];
     } else if !rest.is_empty() {
         return None;
     }

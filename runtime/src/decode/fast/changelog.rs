@@ -34,10 +34,7 @@ pub(crate) fn read_debezium(plan: &RowPlan, message: &[u8], columns: &mut [Colum
     if scan.peek()? != b'}' {
         loop {
             scan.eat(b'"')?;
-            let name = match scan.name(None)? {
-                Ok(()) => return None,
-                Err(name) => name,
-            };
+            let name = scan.name()?;
             scan.eat(b':')?;
             scan.peek()?;
             member(&mut scan, plan, columns, &mut envelope, name)?;

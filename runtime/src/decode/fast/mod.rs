@@ -5,12 +5,14 @@
 //! an error whatever the options, so its values go straight into the columns without Jackson's
 //! token machine. On anything else `read_row` gives up; the caller truncates what it wrote and
 //! reads the message with `direct`, which gives Flink's errors and coercions.
+mod block;
 mod changelog;
 mod read;
 mod scan;
 
 use super::DecodeSettings;
 use crate::types::{IntervalKind, LogicalType, RowField};
+use scan::Prefix;
 
 pub(crate) use changelog::read_debezium;
 pub(crate) use read::read_row;
@@ -30,6 +32,8 @@ pub(crate) struct RowPlan {
 #[derive(Debug)]
 struct FieldPlan {
     name: Box<[u8]>,
+    /// `"name":`, as Flink writes the member.
+    member: Prefix,
     kind: Kind,
     /// The column written (the table's for the top row, the child's index in a nested one).
     column: usize,
@@ -124,6 +128,7 @@ fn row_plan(fields: &[RowField], columns: &[usize], limits: PlanLimits, depth: u
         }
         plans.push(FieldPlan {
             name: field.name.as_bytes().into(),
+            member: Prefix::new(format!("\"{}\":", field.name).into_bytes()),
             kind: kind(&field.data_type.logical, limits, depth)?,
             column: columns.get(index).copied().unwrap_or(index),
         });

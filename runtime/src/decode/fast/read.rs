@@ -26,18 +26,11 @@ pub(super) fn row(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column]) -> Op
         scan.pos += 1;
     } else {
         loop {
-            scan.eat(b'"')?;
-            let index = match scan.name(fields.get(next).map(|f| &f.name[..]))? {
-                Ok(()) => Some(next),
-                Err(name) => match fields.iter().position(|f| *f.name == *name) {
-                    Some(index) => Some(index),
-                    None => {
-                        unknown_name(name, limits)?;
-                        None
-                    }
-                },
+            // Flink writes the next field's `"name":` and its value without whitespace.
+            let index = match fields.get(next) {
+                Some(field) if scan.eat_prefix(&field.member) => Some(next),
+                _ => member_name(scan, plan)?,
             };
-            scan.eat(b':')?;
             scan.peek()?;
             match index {
                 Some(index) => {
@@ -75,6 +68,19 @@ pub(super) fn row(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column]) -> Op
         }
     }
     Some(())
+}
+
+/// A member's name and colon in any other layout: the field it names, or `None` for an unknown
+/// name.
+fn member_name(scan: &mut Scan, plan: &RowPlan) -> Option<Option<usize>> {
+    scan.eat(b'"')?;
+    let name = scan.name()?;
+    let index = plan.fields.iter().position(|f| *f.name == *name);
+    if index.is_none() {
+        unknown_name(name, &plan.limits)?;
+    }
+    scan.eat(b':')?;
+    Some(index)
 }
 
 /// An unknown name is skipped when Jackson reads it as its bytes (valid UTF-8, not too long).
@@ -210,15 +216,12 @@ fn push_integer(column: &mut Column, value: i64) -> Option<()> {
 /// DATE, TIME and TIMESTAMP from a string without escapes, parsed as `direct` parses them.
 fn temporal_value(scan: &mut Scan, kind: &Kind, limits: &PlanLimits, column: &mut Column) -> Option<()> {
     scan.eat(b'"')?;
-    let raw = scan.plain_string()?;
-    if !raw.is_ascii() {
-        return None;
-    }
-    let text = std::str::from_utf8(raw).ok()?;
+    // Text that is not ASCII never parses, as `direct` finds.
+    let text = scan.plain_string()?;
     match (kind, column) {
-        (Kind::Date, Column::Date(cells)) => cells.push(temporal::parse_date(text)? as i32),
+        (Kind::Date, Column::Date(cells)) => cells.push(temporal::parse_date_bytes(text)? as i32),
         (Kind::Time, Column::Time(cells)) => {
-            let nanos = temporal::parse_sql_time(text)?;
+            let nanos = temporal::parse_sql_time_bytes(text)?;
             let millis = match limits.time_keeps_fraction {
                 true => nanos / 1_000_000,
                 false => nanos / 1_000_000_000 * 1000,
@@ -226,7 +229,7 @@ fn temporal_value(scan: &mut Scan, kind: &Kind, limits: &PlanLimits, column: &mu
             cells.push(millis as i32);
         }
         (Kind::Timestamp { ltz }, Column::Timestamp(cells)) => {
-            let parsed = temporal::parse_timestamp(text, limits.iso_timestamps, *ltz)?;
+            let parsed = temporal::parse_timestamp_bytes(text, limits.iso_timestamps, *ltz)?;
             cells.push((parsed.epoch_millis(), parsed.nano_of_milli()));
         }
         _ => return None,

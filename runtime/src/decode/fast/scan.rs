@@ -2,8 +2,32 @@
 //! (escapes decoded, UTF-8 checked), JSON numbers and literals. Every reader gives `None` where
 //! the common case ends (a byte Jackson would refuse, or one only `direct` reads exactly), and
 //! may then leave the position anywhere: the message is read again from the start.
+use super::block::masks;
 use super::PlanLimits;
 use crate::decode::lexer::simple_escape;
+
+/// Bytes expected at the position, compared a word at a time when they fit two words.
+#[derive(Debug)]
+pub(super) struct Prefix {
+    bytes: Box<[u8]>,
+    words: [u64; 2],
+    masks: [u64; 2],
+}
+
+impl Prefix {
+    pub fn new(bytes: Vec<u8>) -> Prefix {
+        let (mut words, mut masks) = ([0u64; 2], [0u64; 2]);
+        for (k, &byte) in bytes.iter().enumerate().take(16) {
+            words[k / 8] |= u64::from(byte) << (8 * (k % 8));
+            masks[k / 8] |= 0xFF << (8 * (k % 8));
+        }
+        Prefix { bytes: bytes.into(), words, masks }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+}
 
 pub(super) struct Scan<'a> {
     pub input: &'a [u8],
@@ -16,7 +40,8 @@ impl<'a> Scan<'a> {
     pub fn peek(&mut self) -> Option<u8> {
         loop {
             let byte = *self.input.get(self.pos)?;
-            if !matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
+            // Every whitespace byte is at most a space: one comparison for the others.
+            if byte > b' ' || !matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
                 return Some(byte);
             }
             self.pos += 1;
@@ -29,27 +54,39 @@ impl<'a> Scan<'a> {
         (self.peek()? == byte).then(|| self.pos += 1)
     }
 
+    /// Consumes `prefix` when the input goes on with it.
+    #[inline]
+    pub fn eat_prefix(&mut self, prefix: &Prefix) -> bool {
+        let rest = &self.input[self.pos..];
+        let found = match rest.first_chunk::<16>() {
+            Some(chunk) if prefix.len() <= 16 => {
+                let (low, high) = chunk.split_at(8);
+                let word = |half: &[u8]| u64::from_le_bytes(half.try_into().expect("eight bytes"));
+                word(low) & prefix.masks[0] == prefix.words[0] && word(high) & prefix.masks[1] == prefix.words[1]
+            }
+            _ => rest.starts_with(&prefix.bytes),
+        };
+        if found {
+            self.pos += prefix.len();
+        }
+        found
+    }
+
     /// `literal` at the position (a delimiter must follow; the caller checks it).
     #[inline]
     pub fn literal(&mut self, literal: &[u8]) -> Option<()> {
         self.input[self.pos..].starts_with(literal).then(|| self.pos += literal.len())
     }
 
-    /// After a name's opening quote: `Ok` when the name is `expected`'s bytes, else the name's
-    /// raw bytes (no escape; valid UTF-8 checked by the caller when it matters).
+    /// After a name's opening quote: the name's raw bytes (no escape; valid UTF-8 checked by
+    /// the caller when it matters).
     #[inline]
-    pub fn name(&mut self, expected: Option<&[u8]>) -> Option<Result<(), &'a [u8]>> {
+    pub fn name(&mut self) -> Option<&'a [u8]> {
         let rest = &self.input[self.pos..];
-        if let Some(expected) = expected {
-            if rest.get(expected.len()) == Some(&b'"') && rest.starts_with(expected) {
-                self.pos += expected.len() + 1;
-                return Some(Ok(()));
-            }
-        }
         let (length, _) = plain_run(rest);
         (rest.get(length)? == &b'"').then(|| {
             self.pos += length + 1;
-            Err(&rest[..length])
+            &rest[..length]
         })
     }
 
@@ -60,10 +97,25 @@ impl<'a> Scan<'a> {
         let mut high = false;
         loop {
             let rest = &self.input[self.pos..];
-            let (run, run_high) = plain_run(rest);
-            high |= run_high;
-            out.extend_from_slice(&rest[..run]);
-            self.pos += run;
+            if let Some(block) = rest.first_chunk::<16>() {
+                // The whole block is copied, then cut back to the run before a stop.
+                let (stops, high_bytes) = masks(block);
+                out.extend_from_slice(block);
+                if stops == 0 {
+                    high |= high_bytes != 0;
+                    self.pos += 16;
+                    continue;
+                }
+                let run = stops.trailing_zeros() as usize;
+                high |= high_bytes & ((1 << run) - 1) != 0;
+                out.truncate(out.len() - 16 + run);
+                self.pos += run;
+            } else {
+                let (run, run_high) = plain_run(rest);
+                high |= run_high;
+                out.extend_from_slice(&rest[..run]);
+                self.pos += run;
+            }
             if *self.input.get(self.pos)? == b'"' {
                 break;
             }
@@ -98,6 +150,18 @@ impl<'a> Scan<'a> {
         let start = self.pos + usize::from(negative);
         let mut pos = start;
         let mut magnitude: i64 = 0;
+        // Eight bytes at a time while they are all digits, then the rest one by one.
+        while let Some(chunk) = input.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
+            let (count, value) = leading_digits(u64::from_le_bytes(*chunk));
+            if count == 0 || pos - start + count > 18 {
+                break;
+            }
+            magnitude = magnitude * POWERS_OF_TEN[count] + value as i64;
+            pos += count;
+            if count < 8 {
+                break;
+            }
+        }
         while let Some(&digit) = input.get(pos) {
             if !digit.is_ascii_digit() || pos - start == 18 {
                 break;
@@ -204,6 +268,29 @@ impl Scan<'_> {
     }
 }
 
+const POWERS_OF_TEN: [i64; 9] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
+
+/// How many ASCII digits the eight bytes of `word` (first byte lowest) start with, and their
+/// value. A borrow or carry only moves up, so the lowest byte flagged as not a digit is exact.
+#[inline]
+fn leading_digits(word: u64) -> (usize, u64) {
+    let x = word.wrapping_sub(0x3030_3030_3030_3030);
+    let not_digit = (x | x.wrapping_add(0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080;
+    let count = (not_digit.trailing_zeros() / 8) as usize;
+    if count == 0 {
+        return (0, 0);
+    }
+    // The digits moved to the top bytes, zeros below them: an eight-digit number.
+    let x = x << (8 * (8 - count));
+    // Pairs, then the two halves of four (the multipliers place them: 100 + 10^6 << 32 and
+    // 1 + 10^4 << 32).
+    let x = x.wrapping_mul(10).wrapping_add(x >> 8);
+    const LOW: u64 = 0x0000_00FF_0000_00FF;
+    let value =
+        (x & LOW).wrapping_mul(0x000F_4240_0000_0064).wrapping_add((x >> 16 & LOW).wrapping_mul(0x0000_2710_0000_0001));
+    (count, value >> 32)
+}
+
 /// The length of the run of bytes other than `"` and `\\` that `bytes` starts with, eight bytes
 /// at a time (the lowest flagged byte of a word is exact), and whether a byte of it (or one a
 /// little past it) is not ASCII.
@@ -252,11 +339,45 @@ mod tests {
     }
 
     #[test]
+    fn prefixes_match_as_starts_with_does() {
+        for (input, prefix) in
+            [("\"ab\":1,0123456789abcdef", "\"ab\":"), ("\"ab\":", "\"ab\":"), ("\"ac\":1234567890123456", "\"ab\":")]
+        {
+            for prefix in [prefix.to_string(), format!("{prefix}1,0123456789"), format!("{prefix}1,0123456789abcd")] {
+                let mut scan = Scan { input: input.as_bytes(), pos: 0 };
+                assert_eq!(scan.eat_prefix(&Prefix::new(prefix.clone().into_bytes())), input.starts_with(&prefix));
+            }
+        }
+    }
+
+    #[test]
+    fn leading_digits_are_counted_and_read_exactly() {
+        let mut seed = 17u64;
+        for _ in 0..20_000 {
+            let mut bytes = [0u8; 8];
+            for byte in &mut bytes {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                *byte = match (seed >> 60) % 4 {
+                    0 => [b',', b'}', b'.', b'e', b'/', b':', 0x00, 0xFF, b' '][(seed >> 33) as usize % 9],
+                    _ => b'0' + (seed >> 33) as u8 % 10,
+                };
+            }
+            let count = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            let value = bytes[..count].iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+            let expected = if count == 0 { (0, 0) } else { (count, value) };
+            assert_eq!(leading_digits(u64::from_le_bytes(bytes)), expected, "{bytes:?}");
+        }
+    }
+
+    #[test]
     fn integers_are_json_integer_tokens() {
         let read = |text: &str| Scan { input: text.as_bytes(), pos: 0 }.integer();
         assert_eq!(read("0,"), Some(0));
         assert_eq!(read("-12}"), Some(-12));
         assert_eq!(read("999999999999999999"), Some(999_999_999_999_999_999));
+        assert_eq!(read("123456789012345678,"), Some(123_456_789_012_345_678));
+        assert_eq!(read("-12345678}"), Some(-12_345_678));
+        assert_eq!(read("3001000,\"bidder\""), Some(3_001_000));
         for other in ["01", "-", "1.5", "1e3", "1234567890123456789", "-x", "+1"] {
             assert_eq!(read(other), None, "{other}");
         }
