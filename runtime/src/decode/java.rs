@@ -350,6 +350,17 @@ pub(crate) fn unscaled(text: &str, precision: u8, scale: u8) -> Option<Option<i1
     }
 }
 
+/// Powers of ten up to the largest DECIMAL precision.
+const POWERS_OF_TEN: [u128; 39] = {
+    let mut powers = [1u128; 39];
+    let mut k = 1;
+    while k < 39 {
+        powers[k] = powers[k - 1] * 10;
+        k += 1;
+    }
+    powers
+};
+
 fn plain_unscaled(text: &[u8], precision: u8, scale: u8) -> Option<Option<i128>> {
     let (negative, body) = match text.split_first() {
         Some((b'-', rest)) => (true, rest),
@@ -362,30 +373,51 @@ fn plain_unscaled(text: &[u8], precision: u8, scale: u8) -> Option<Option<i128>>
     if (int.is_empty() && fraction.is_empty()) || precision > 38 {
         return None;
     }
-    let mut magnitude: u128 = 0;
+    // Up to 18 significant digits in a u64, the common case; more (to 38) in a u128.
+    let (mut small, mut magnitude) = (0u64, 0u128);
     let mut significant = 0usize;
     for &byte in int.iter().chain(fraction) {
         let digit = byte.wrapping_sub(b'0');
-        if digit > 9 || significant == 38 {
+        if digit > 9 {
             return None;
         }
-        magnitude = magnitude * 10 + u128::from(digit);
-        significant += usize::from(magnitude != 0);
+        if significant == 0 && digit == 0 {
+            continue;
+        }
+        significant += 1;
+        match significant {
+            0..=18 => small = small * 10 + u64::from(digit),
+            19..=38 => {
+                magnitude = match significant {
+                    19 => u128::from(small),
+                    _ => magnitude,
+                } * 10
+                    + u128::from(digit)
+            }
+            _ => return None,
+        }
+    }
+    if significant <= 18 {
+        magnitude = u128::from(small);
     }
     let shift = i64::from(scale) - fraction.len() as i64;
     let value = if shift >= 0 {
         if magnitude != 0 && significant as i64 + shift > i64::from(precision) {
             return Some(None);
         }
-        magnitude * 10u128.pow(shift as u32)
+        magnitude * POWERS_OF_TEN[shift as usize]
     } else if (-shift) as usize > significant {
         0
     } else {
         // Rounded HALF_UP on the first dropped digit.
-        let kept = magnitude / 10u128.pow((-shift - 1) as u32);
+        let divisor = POWERS_OF_TEN[(-shift - 1) as usize];
+        let kept = match u64::try_from(magnitude) {
+            Ok(small) => u128::from(small / divisor as u64),
+            Err(_) => magnitude / divisor,
+        };
         kept / 10 + u128::from(kept % 10 >= 5)
     };
-    if value >= 10u128.pow(u32::from(precision)) {
+    if value >= POWERS_OF_TEN[usize::from(precision)] {
         return Some(None);
     }
     Some(Some(if negative { -(value as i128) } else { value as i128 }))

@@ -185,6 +185,13 @@ impl<'a> Scan<'a> {
         let mut pos = start + usize::from(input.get(start) == Some(&b'-'));
         let digits = |pos: &mut usize| {
             let from = *pos;
+            while let Some(chunk) = input.get(*pos..).and_then(<[u8]>::first_chunk::<8>) {
+                let count = digit_count(u64::from_le_bytes(*chunk));
+                *pos += count;
+                if count < 8 {
+                    return *pos - from;
+                }
+            }
             while input.get(*pos).is_some_and(u8::is_ascii_digit) {
                 *pos += 1;
             }
@@ -214,7 +221,11 @@ impl<'a> Scan<'a> {
             return None;
         }
         self.pos = pos;
-        std::str::from_utf8(&input[start..pos]).ok()
+        let token = &input[start..pos];
+        debug_assert!(token.is_ascii());
+        // SAFETY: every byte of `token` was matched above as an ASCII digit, `-`, `+`, `.`, `e` or
+        // `E`, so it is UTF-8 (checking it again costs as much as finding it).
+        Some(unsafe { std::str::from_utf8_unchecked(token) })
     }
 
     /// Skips a scalar value (string, number or literal) as Jackson's skip would accept it.
@@ -270,13 +281,20 @@ impl Scan<'_> {
 
 const POWERS_OF_TEN: [i64; 9] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
 
+/// How many ASCII digits the eight bytes of `word` (first byte lowest) start with.
+#[inline]
+fn digit_count(word: u64) -> usize {
+    let x = word.wrapping_sub(0x3030_3030_3030_3030);
+    let not_digit = (x | x.wrapping_add(0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080;
+    (not_digit.trailing_zeros() / 8) as usize
+}
+
 /// How many ASCII digits the eight bytes of `word` (first byte lowest) start with, and their
 /// value. A borrow or carry only moves up, so the lowest byte flagged as not a digit is exact.
 #[inline]
 fn leading_digits(word: u64) -> (usize, u64) {
     let x = word.wrapping_sub(0x3030_3030_3030_3030);
-    let not_digit = (x | x.wrapping_add(0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080;
-    let count = (not_digit.trailing_zeros() / 8) as usize;
+    let count = digit_count(word);
     if count == 0 {
         return (0, 0);
     }
