@@ -13,7 +13,7 @@ use super::direct::RowTarget;
 use super::fast::RowPlan;
 use super::lexer::LexerBuffers;
 use super::message::{read_message, read_message_into, reads_into_columns};
-use super::side::{Failure, SideReader, DELETE};
+use super::side::{Failure, SideReader, DELETE, INSERT};
 use super::value::Value;
 use super::{DecodeSettings, DecodedBatch, OnError, RecordSide};
 use crate::error::{KjsonError, Result};
@@ -197,8 +197,9 @@ impl Decoder {
             let mut target = IntoColumns { decoder: self, key_rows: &key_rows, key_row, out };
             return read_message_into(&self.value, value, &mut target, &mut scratch.buffers);
         }
-        if let (Format::DebeziumJson, Some(key_row)) = (self.value.format, self.single_key_row(&key_rows)) {
-            if self.fast_changelog(value, key_row, out) {
+        // The sides `direct` does not read (maps, changelogs) have a fast path of their own.
+        if let (Some(_), Some(key_row)) = (&self.value.fast, self.single_key_row(&key_rows)) {
+            if self.fast_rows(value, key_row, out) {
                 return Ok(());
             }
         }
@@ -225,14 +226,18 @@ impl Decoder {
         out.kinds.push(kind);
     }
 
-    /// A debezium-json message in the common shape read straight into the columns; false (and
-    /// nothing written) otherwise.
-    fn fast_changelog(&self, message: Option<&[u8]>, key_row: Option<&[Value]>, out: &mut Output) -> bool {
+    /// A json (with a map) or debezium-json message in the common shape read straight into the
+    /// columns; false (and nothing written) otherwise.
+    fn fast_rows(&self, message: Option<&[u8]>, key_row: Option<&[Value]>, out: &mut Output) -> bool {
         let (Some(plan), Some(message)) = (&self.value.fast, message.filter(|m| !m.is_empty())) else {
             return false;
         };
         let before = out.rows();
-        match super::fast::read_debezium(plan, message, &mut out.columns) {
+        let kinds = match self.value.format {
+            Format::Json => super::fast::read_row(plan, message, &mut out.columns).then(|| vec![INSERT]),
+            _ => super::fast::read_debezium(plan, message, &mut out.columns),
+        };
+        match kinds {
             Some(kinds) => {
                 kinds.into_iter().for_each(|kind| self.complete_row(out, key_row, kind));
                 true
@@ -398,7 +403,7 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
     let settings = DecodeSettings::new(options, compatibility, has_decimal);
     let envelope = cdc::envelope_fields(side.format, options.schema_include, &fields);
     let fast = match (side.format, has_map_like) {
-        (Format::Json, false) => RowPlan::new(&fields, &side.projection, &settings),
+        (Format::Json, _) => RowPlan::new(&fields, &side.projection, &settings),
         (Format::DebeziumJson, false) if !options.schema_include => RowPlan::tree(&fields, &side.projection, &settings),
         _ => None,
     };

@@ -68,7 +68,7 @@ impl Blobs {
         self.valid.truncate(len);
     }
 
-    fn cell(&self, row: usize) -> &[u8] {
+    pub(crate) fn cell(&self, row: usize) -> &[u8] {
         &self.data[self.offsets[row] as usize..self.offsets[row + 1] as usize]
     }
 }

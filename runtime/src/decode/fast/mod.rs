@@ -78,6 +78,8 @@ enum Kind {
     },
     Row(RowPlan),
     Array(Box<Kind>),
+    /// A MAP with STRING keys (its value's kind), or a MULTISET of STRING (`None`: INT counts).
+    Map(Option<Box<Kind>>),
 }
 
 impl RowPlan {
@@ -136,6 +138,10 @@ fn row_plan(fields: &[RowField], columns: &[usize], limits: PlanLimits, depth: u
     Some(RowPlan { fields: plans, limits })
 }
 
+fn is_string(ty: &LogicalType) -> bool {
+    matches!(ty, LogicalType::Char { .. } | LogicalType::VarChar { .. })
+}
+
 fn kind(ty: &LogicalType, limits: PlanLimits, depth: usize) -> Option<Kind> {
     let integer = |min: i64, max: i64| Some(Kind::Integer { min, max });
     match ty {
@@ -159,6 +165,10 @@ fn kind(ty: &LogicalType, limits: PlanLimits, depth: usize) -> Option<Kind> {
         LogicalType::Array(element) if depth < MAX_DEPTH => {
             Some(Kind::Array(Box::new(kind(&element.logical, limits, depth + 1)?)))
         }
+        LogicalType::Map { key, value } if depth < MAX_DEPTH && is_string(&key.logical) => {
+            Some(Kind::Map(Some(Box::new(kind(&value.logical, limits, depth + 1)?))))
+        }
+        LogicalType::Multiset(element) if is_string(&element.logical) => Some(Kind::Map(None)),
         LogicalType::Array(_)
         | LogicalType::Map { .. }
         | LogicalType::Multiset(_)

@@ -151,6 +151,13 @@ fn value(scan: &mut Scan, kind: &Kind, limits: &PlanLimits, column: &mut Column)
             valid.push(true);
             Some(())
         }
+        Kind::Map(item) => {
+            let Column::Map(map) = column else { return None };
+            scan.eat(b'{')?;
+            entries(scan, item.as_deref(), limits, &mut map.child)?;
+            map.end_row(map.child[0].len(), true);
+            Some(())
+        }
         Kind::Array(element) => {
             let Column::List(list) = column else { return None };
             scan.eat(b'[')?;
@@ -200,6 +207,45 @@ fn floating(scan: &mut Scan, limits: &PlanLimits, column: &mut Column) -> Option
     let mantissa = text.split(['e', 'E']).next().unwrap_or(text);
     let negative_zero = text.starts_with('-') && mantissa.bytes().all(|b| matches!(b, b'-' | b'0' | b'.'));
     (double_node || !negative_zero).then_some(())
+}
+
+/// A map's members after its `{`, through its `}`, as Flink's map converter reads them: each
+/// name a STRING key, each value of `item` (a MULTISET's count for `None`). A repeated key (the
+/// last value wins, in the first one's place) and a null count are left to the converter.
+fn entries(scan: &mut Scan, item: Option<&Kind>, limits: &PlanLimits, columns: &mut [Column; 2]) -> Option<()> {
+    let [Column::Text(keys), values] = columns else { return None };
+    let first = keys.valid.len();
+    if scan.peek()? == b'}' {
+        scan.pos += 1;
+        return Some(());
+    }
+    loop {
+        scan.eat(b'"')?;
+        let name = scan.name()?;
+        unknown_name(name, limits)?;
+        if (first..keys.valid.len()).any(|k| keys.cell(k) == name) {
+            return None;
+        }
+        keys.push(name);
+        scan.eat(b':')?;
+        scan.peek()?;
+        match item {
+            Some(kind) => value(scan, kind, limits, values)?,
+            None => {
+                let count = scan.integer()?;
+                let Column::Int32(counts) = values else { return None };
+                counts.push(i32::try_from(count).ok()?);
+            }
+        }
+        match scan.peek()? {
+            b',' => scan.pos += 1,
+            b'}' => {
+                scan.pos += 1;
+                return Some(());
+            }
+            _ => return None,
+        }
+    }
 }
 
 fn push_integer(column: &mut Column, value: i64) -> Option<()> {

@@ -143,33 +143,33 @@ impl<'a> Scan<'a> {
     }
 
     /// A JSON integer token of up to 18 digits.
-    #[inline]
+    #[inline(always)]
     pub fn integer(&mut self) -> Option<i64> {
         let input = self.input;
         let negative = input.get(self.pos) == Some(&b'-');
         let start = self.pos + usize::from(negative);
         let mut pos = start;
         let mut magnitude: i64 = 0;
-        // Eight bytes at a time while they are all digits, then the rest one by one.
-        while let Some(chunk) = input.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
+        // Eight bytes at a time while they are all digits; the last few bytes one by one.
+        loop {
+            let Some(chunk) = input.get(pos..).and_then(<[u8]>::first_chunk::<8>) else {
+                while let Some(digit) = input.get(pos).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
+                    magnitude = magnitude.wrapping_mul(10).wrapping_add(i64::from(digit));
+                    pos += 1;
+                }
+                break;
+            };
             let (count, value) = leading_digits(u64::from_le_bytes(*chunk));
-            if count == 0 || pos - start + count > 18 {
-                break;
-            }
-            magnitude = magnitude * POWERS_OF_TEN[count] + value as i64;
+            magnitude = magnitude.wrapping_mul(POWERS_OF_TEN[count]).wrapping_add(value as i64);
             pos += count;
-            if count < 8 {
+            if count < 8 || pos - start > 18 {
                 break;
             }
-        }
-        while let Some(&digit) = input.get(pos) {
-            if !digit.is_ascii_digit() || pos - start == 18 {
-                break;
-            }
-            magnitude = magnitude * 10 + i64::from(digit - b'0');
-            pos += 1;
         }
         let digits = pos - start;
+        if digits > 18 {
+            return None;
+        }
         let leading_zero = digits > 1 && input[start] == b'0';
         if digits == 0 || leading_zero || matches!(input.get(pos), Some(b'0'..=b'9' | b'.' | b'e' | b'E')) {
             return None;

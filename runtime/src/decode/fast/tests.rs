@@ -26,6 +26,9 @@ const COLUMNS: &[(&str, &str)] = &[
     ("r", "ROW<a INT, s STRING, arr ARRAY<BIGINT>>"),
     ("arr", "ARRAY<STRING>"),
     ("rarr", "ARRAY<ROW<x DOUBLE>>"),
+    ("m", "MAP<STRING, INT>"),
+    ("ms", "MULTISET<STRING>"),
+    ("mr", "MAP<STRING, ARRAY<ROW<x DOUBLE>>>"),
 ];
 
 /// Values per column, in the order of [`COLUMNS`]: common ones first, then corners.
@@ -90,6 +93,9 @@ const VALUES: &[&[&str]] = &[
     ],
     &["[\"a\",null,\"b\"]", "[]", "[1]", "\"x\"", "[[\"a\"]]", "[\"a\",]", "[ \"a\" , \"b\" ]"],
     &["[{\"x\":1.5},null,{\"x\":\"2\"}]", "[{}]", "[{\"x\":1,\"y\":2}]", "{\"x\":1}"],
+    &["{\"a\":1,\"b\":null}", "{}", "{\"a\":1,\"a\":2}", "{\"\\u0061\":1}", "{\"a\":1.5}", "[1]", "{\"é\":3}"],
+    &["{\"w\":2,\"v\":1}", "{}", "{\"w\":null}", "{\"w\":\"2\"}", "{\"w\":1,\"w\":5}", "{\"w\":2147483648}"],
+    &["{\"k\":[{\"x\":1.5},null]}", "{\"k\":null,\"j\":[]}", "{\"k\":[{\"x\":\"a\"}]}", "{\"k\":{}}"],
 ];
 
 const UNKNOWN: &[&str] = &["\"zz\":1", "\"yy\":\"s\\n\"", "\"obj\":{\"a\":1}", "\"ww\":null", "\"vv\":[1]"];
@@ -200,11 +206,13 @@ fn envelope(rng: &mut Rng) -> Vec<u8> {
     format!("{{{}}}", members.join(",")).into_bytes()
 }
 
-/// The two decoders of the test table (without its DECIMAL columns unless `decimals`).
-fn decoders(options: &str, version: FlinkVersion, decimals: bool) -> (Decoder, Decoder) {
+/// The two decoders of the test table (without its DECIMAL columns unless `decimals`, without
+/// its maps unless `maps`).
+fn decoders(options: &str, version: FlinkVersion, decimals: bool, maps: bool) -> (Decoder, Decoder) {
     let columns: Vec<String> = COLUMNS
         .iter()
         .filter(|(_, ty)| decimals || !ty.starts_with("DECIMAL"))
+        .filter(|(_, ty)| maps || !(ty.starts_with("MAP") || ty.starts_with("MULTISET")))
         .map(|(name, ty)| format!("`{name}` {ty}"))
         .collect();
     let ddl = format!(
@@ -261,13 +269,18 @@ fn the_fast_path_reads_exactly_what_direct_reads() {
     ];
     let mut rng = Rng(0x5eed);
     for (round, option) in options.iter().enumerate() {
-        for version in [FlinkVersion::V1_20, FlinkVersion::V2_3] {
-            let (mut fast, mut direct) = decoders(&format!(", 'format' = 'json'{option}"), version, true);
+        for (version, maps) in [
+            (FlinkVersion::V1_20, false),
+            (FlinkVersion::V2_3, false),
+            (FlinkVersion::V1_20, true),
+            (FlinkVersion::V2_3, true),
+        ] {
+            let (mut fast, mut direct) = decoders(&format!(", 'format' = 'json'{option}"), version, true, maps);
             let mut messages: Vec<Vec<u8>> = (0..3000).map(|_| message(&mut rng)).collect();
             if option.contains("ISO") {
                 messages.iter_mut().for_each(|m| *m = iso_spelling(m));
             }
-            let rows = compare(&mut fast, &mut direct, &messages, &format!("json {round} {version:?}"));
+            let rows = compare(&mut fast, &mut direct, &messages, &format!("json {round} {version:?} maps {maps}"));
             // Most well-formed messages are read, or the test proves little.
             assert!(rows > 300, "round {round}: {rows} rows");
         }
@@ -287,7 +300,7 @@ fn the_fast_changelog_reads_exactly_what_the_tree_reads() {
             [(FlinkVersion::V1_20, true), (FlinkVersion::V2_3, false), (FlinkVersion::V2_2, true)]
         {
             let format = format!(", 'format' = 'debezium-json'{option}");
-            let (mut fast, mut direct) = decoders(&format, version, decimals);
+            let (mut fast, mut direct) = decoders(&format, version, decimals, false);
             let mut messages: Vec<Vec<u8>> = (0..3000).map(|_| envelope(&mut rng)).collect();
             if option.contains("ISO") {
                 messages.iter_mut().for_each(|m| *m = iso_spelling(m));
