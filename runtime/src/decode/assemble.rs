@@ -368,7 +368,10 @@ impl RowTarget for IntoColumns<'_> {
 
     fn end_row(&mut self, kind: Option<i8>) -> std::result::Result<(), Failure> {
         match kind {
-            Some(kind) => Ok(self.decoder.complete_row(self.out, self.key_row, kind)),
+            Some(kind) => {
+                self.decoder.complete_row(self.out, self.key_row, kind);
+                Ok(())
+            }
             None => self.decoder.join(self.key_rows, None, self.out),
         }
     }
