@@ -10,6 +10,7 @@ use super::arrow_out::{arrow_field, finish};
 use super::cdc;
 use super::columns::Column;
 use super::direct::RowTarget;
+use super::fast::RowPlan;
 use super::lexer::LexerBuffers;
 use super::message::{read_message, read_message_into, reads_into_columns};
 use super::side::{Failure, SideReader, DELETE, INSERT};
@@ -17,7 +18,7 @@ use super::value::Value;
 use super::{DecodeSettings, DecodedBatch, OnError, RecordSide};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
-use crate::spec::{IgnoredKind, SideSpec, SinkSpec};
+use crate::spec::{Format, IgnoredKind, SideSpec, SinkSpec};
 use crate::types::{DataType, LogicalType, RowField};
 
 /// Decodes batches of Kafka records of one table; opened once per task, like the encoder.
@@ -37,6 +38,10 @@ pub struct Decoder {
     key_only: Vec<(usize, usize)>,
     /// The columns neither side sets.
     unset: Vec<usize>,
+    /// The key's common-case messages read into scratch columns (one per key field).
+    key_plan: Option<RowPlan>,
+    /// Per column, the key field that sets it.
+    key_field_of: Vec<Option<usize>>,
     on_error: OnError,
 }
 
@@ -83,7 +88,14 @@ impl Decoder {
             key_projection.iter().copied().enumerate().filter(|(_, at)| !in_value(at)).collect();
         let unset =
             (0..spec.columns.len()).filter(|at| !in_value(at) && !key_only.iter().any(|(_, k)| k == at)).collect();
+        let key_plan = match &key {
+            Some(k) if k.format == Format::Json && !k.has_map_like => RowPlan::new(&k.fields, &[], &k.settings),
+            _ => None,
+        };
+        let key_field_of = (0..spec.columns.len()).map(|at| key_projection.iter().rposition(|&k| k == at)).collect();
         Ok(Decoder {
+            key_plan,
+            key_field_of,
             value_into_columns: reads_into_columns(&value),
             spec,
             schema,
@@ -122,18 +134,24 @@ impl Decoder {
                 )));
             }
         }
-        let columns = self.spec.columns.iter().map(|c| Column::new(&c.data_type.logical)).collect();
-        let mut out = Output { columns, kinds: Vec::new() };
+        // Most records give one row.
+        let mut columns: Vec<Column> = self.spec.columns.iter().map(|c| Column::new(&c.data_type.logical)).collect();
+        columns.iter_mut().for_each(|c| c.reserve(values.len()));
+        let mut out = Output { columns, kinds: Vec::with_capacity(values.len()) };
         let mut records = Vec::new();
         let mut errors = Vec::new();
-        let mut buffers = LexerBuffers::default();
+        let key_fields = self.key.iter().flat_map(|k| &k.fields);
+        let mut scratch = Scratch {
+            buffers: LexerBuffers::default(),
+            key_columns: key_fields.map(|f| Column::new(&f.data_type.logical)).collect(),
+        };
         for index in 0..values.len() {
             let key = match (&keys, &self.key) {
                 (Some(keys), Some(_)) => keys.record(index)?,
                 _ => None,
             };
             let before = out.rows();
-            match self.record_rows(key, values.record(index)?, &mut out, &mut buffers) {
+            match self.record_rows(key, values.record(index)?, &mut out, &mut scratch) {
                 Ok(()) => records.extend(std::iter::repeat_n(index as u32, out.rows() - before)),
                 Err(message) => {
                     // A record that fails leaves no row.
@@ -158,10 +176,11 @@ impl Decoder {
         key: Option<&[u8]>,
         value: Option<&[u8]>,
         out: &mut Output,
-        buffers: &mut LexerBuffers,
+        scratch: &mut Scratch,
     ) -> std::result::Result<(), String> {
-        let key_rows = match &self.key {
-            Some(reader) => {
+        let key_rows = match (&self.key, self.fast_key_row(key, &mut scratch.key_columns)) {
+            (Some(_), Some(row)) => vec![Some(row)],
+            (Some(reader), None) => {
                 let mut rows = Vec::new();
                 read_message(reader, key, &mut |row| {
                     rows.push(row.map(|(_, values)| values));
@@ -169,16 +188,65 @@ impl Decoder {
                 })?;
                 rows
             }
-            None => Vec::new(),
+            (None, _) => Vec::new(),
         };
         if value.is_none() && self.spec.is_upsert() {
             return self.join(&key_rows, None, out).map_err(Failure::into_message);
         }
         if let (true, Some(key_row)) = (self.value_into_columns, self.single_key_row(&key_rows)) {
             let mut target = IntoColumns { decoder: self, key_rows: &key_rows, key_row, out };
-            return read_message_into(&self.value, value, &mut target, buffers);
+            return read_message_into(&self.value, value, &mut target, &mut scratch.buffers);
+        }
+        // The sides `direct` does not read (maps, changelogs) have a fast path of their own.
+        if let (Some(_), Some(key_row)) = (&self.value.fast, self.single_key_row(&key_rows)) {
+            if self.fast_rows(value, key_row, out) {
+                return Ok(());
+            }
         }
         read_message(&self.value, value, &mut |value_row| self.join(&key_rows, value_row, out))
+    }
+
+    /// The key's one row when its message is the common case, read into `columns` (emptied first).
+    fn fast_key_row(&self, key: Option<&[u8]>, columns: &mut [Column]) -> Option<Vec<Value>> {
+        let (plan, key) = (self.key_plan.as_ref()?, key.filter(|k| !k.is_empty())?);
+        columns.iter_mut().for_each(|c| c.truncate(0));
+        super::fast::read_row(plan, key, columns).then(|| columns.iter().map(|c| c.value_at(0)).collect())
+    }
+
+    /// A row whose value columns are written: the columns only the key sets, the others null,
+    /// and its RowKind.
+    fn complete_row(&self, out: &mut Output, key_row: Option<&[Value]>, kind: i8) {
+        for &(field, at) in &self.key_only {
+            match key_row {
+                Some(key_row) => out.columns[at].push_value(&key_row[field]),
+                None => out.columns[at].push_null(),
+            }
+        }
+        self.unset.iter().for_each(|&at| out.columns[at].push_null());
+        out.kinds.push(kind);
+    }
+
+    /// A json (with a map) or debezium-json message in the common shape read straight into the
+    /// columns; false (and nothing written) otherwise.
+    fn fast_rows(&self, message: Option<&[u8]>, key_row: Option<&[Value]>, out: &mut Output) -> bool {
+        let (Some(plan), Some(message)) = (&self.value.fast, message.filter(|m| !m.is_empty())) else {
+            return false;
+        };
+        let before = out.rows();
+        let kinds = match self.value.format {
+            Format::Json => super::fast::read_row(plan, message, &mut out.columns).then(|| vec![INSERT]),
+            _ => super::fast::read_debezium(plan, message, &mut out.columns),
+        };
+        match kinds {
+            Some(kinds) => {
+                kinds.into_iter().for_each(|kind| self.complete_row(out, key_row, kind));
+                true
+            }
+            None => {
+                out.truncate(before);
+                false
+            }
+        }
     }
 
     /// The key row every value row joins when there is one at most (`Some(None)`: the key sets
@@ -230,6 +298,16 @@ impl Decoder {
         let arity = self.spec.columns.len();
         let value_row = match value_row {
             Some(values) if self.value_is_row && values.len() == arity => return out.push(kind, &values),
+            // A null value row (an upsert DELETE): the key's columns, nulls elsewhere.
+            None => {
+                for (column, field) in out.columns.iter_mut().zip(&self.key_field_of) {
+                    match (field, key_row) {
+                        (Some(field), Some(key_row)) => column.push_value(&key_row[*field]),
+                        _ => column.push_null(),
+                    }
+                }
+                return out.kinds.push(kind);
+            }
             other => other,
         };
         let mut values = vec![Value::Null; arity];
@@ -254,6 +332,26 @@ impl Decoder {
     }
 }
 
+#[cfg(test)]
+impl Decoder {
+    /// The same decoder reading every message through `direct` (the fast path's judge).
+    pub(crate) fn without_fast_plans(mut self) -> Decoder {
+        self.value.fast = None;
+        self.key_plan = None;
+        self
+    }
+
+    pub(crate) fn has_fast_plans(&self) -> bool {
+        self.value.fast.is_some()
+    }
+}
+
+/// What reading a batch reuses from one record to the next.
+struct Scratch {
+    buffers: LexerBuffers,
+    key_columns: Vec<Column>,
+}
+
 /// The value side's rows written straight into the batch, joined with the record's key row.
 struct IntoColumns<'d> {
     decoder: &'d Decoder,
@@ -268,20 +366,14 @@ impl RowTarget for IntoColumns<'_> {
         (&mut self.out.columns, rows)
     }
 
-    fn end_row(&mut self, present: bool) -> std::result::Result<(), Failure> {
-        if !present {
-            return self.decoder.join(self.key_rows, None, self.out);
-        }
-        let columns = &mut self.out.columns;
-        for &(field, at) in &self.decoder.key_only {
-            match self.key_row {
-                Some(key_row) => columns[at].push_value(&key_row[field]),
-                None => columns[at].push_null(),
+    fn end_row(&mut self, kind: Option<i8>) -> std::result::Result<(), Failure> {
+        match kind {
+            Some(kind) => {
+                self.decoder.complete_row(self.out, self.key_row, kind);
+                Ok(())
             }
+            None => self.decoder.join(self.key_rows, None, self.out),
         }
-        self.decoder.unset.iter().for_each(|&at| columns[at].push_null());
-        self.out.kinds.push(INSERT);
-        Ok(())
     }
 }
 
@@ -313,6 +405,11 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         .any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Multiset(_) | LogicalType::Map { .. })));
     let settings = DecodeSettings::new(options, compatibility, has_decimal);
     let envelope = cdc::envelope_fields(side.format, options.schema_include, &fields);
+    let fast = match (side.format, has_map_like) {
+        (Format::Json, _) => RowPlan::new(&fields, &side.projection, &settings),
+        (Format::DebeziumJson, false) if !options.schema_include => RowPlan::tree(&fields, &side.projection, &settings),
+        _ => None,
+    };
     Ok(SideReader {
         row_type: DataType::nullable(LogicalType::Row(fields.clone())),
         fields,
@@ -324,6 +421,7 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         schema_include: options.schema_include,
         database_include: include_pattern(options.database_include.as_deref(), "database.include")?,
         table_include: include_pattern(options.table_include.as_deref(), "table.include")?,
+        fast,
     })
 }
 

@@ -14,6 +14,7 @@ pub(crate) struct Cells<T> {
 }
 
 impl<T: Copy + Default> Cells<T> {
+    #[inline]
     pub(crate) fn push(&mut self, value: T) {
         self.values.push(value);
         self.valid.push(true);
@@ -27,6 +28,11 @@ impl<T: Copy + Default> Cells<T> {
     fn truncate(&mut self, len: usize) {
         self.values.truncate(len);
         self.valid.truncate(len);
+    }
+
+    fn reserve(&mut self, rows: usize) {
+        self.values.reserve(rows);
+        self.valid.reserve(rows);
     }
 }
 
@@ -50,6 +56,7 @@ impl Blobs {
     }
 
     /// Ends the cell whose bytes were written to `data` since the previous one.
+    #[inline]
     pub(crate) fn end_cell(&mut self, valid: bool) {
         self.offsets.push(self.data.len() as i32);
         self.valid.push(valid);
@@ -59,6 +66,10 @@ impl Blobs {
         self.offsets.truncate(len + 1);
         self.data.truncate(self.offsets[len] as usize);
         self.valid.truncate(len);
+    }
+
+    pub(crate) fn cell(&self, row: usize) -> &[u8] {
+        &self.data[self.offsets[row] as usize..self.offsets[row + 1] as usize]
     }
 }
 
@@ -80,6 +91,11 @@ impl<C> Nested<C> {
     pub(crate) fn end_row(&mut self, entries: usize, valid: bool) {
         self.offsets.push(entries as i32);
         self.valid.push(valid);
+    }
+
+    /// The child entries of row `row`.
+    fn entries(&self, row: usize) -> std::ops::Range<usize> {
+        self.offsets[row] as usize..self.offsets[row + 1] as usize
     }
 
     /// Drops the rows past `len`; gives how many child entries remain.
@@ -155,6 +171,37 @@ impl Column {
         }
     }
 
+    /// Room for `rows` more rows of the column itself (nested entries grow as they come).
+    pub(crate) fn reserve(&mut self, rows: usize) {
+        match self {
+            Column::Boolean(c) => c.reserve(rows),
+            Column::Int8(c) => c.reserve(rows),
+            Column::Int16(c) => c.reserve(rows),
+            Column::Int32(c) | Column::Date(c) | Column::Time(c) => c.reserve(rows),
+            Column::Int64(c) => c.reserve(rows),
+            Column::Float32(c) => c.reserve(rows),
+            Column::Float64(c) => c.reserve(rows),
+            Column::Decimal(c) => c.reserve(rows),
+            Column::Timestamp(c) => c.reserve(rows),
+            Column::Text(b) | Column::Bytes(b) => {
+                b.offsets.reserve(rows);
+                b.valid.reserve(rows);
+            }
+            Column::List(n) => {
+                n.offsets.reserve(rows);
+                n.valid.reserve(rows);
+            }
+            Column::Map(n) => {
+                n.offsets.reserve(rows);
+                n.valid.reserve(rows);
+            }
+            Column::Row { valid, children } => {
+                valid.reserve(rows);
+                children.iter_mut().for_each(|c| c.reserve(rows));
+            }
+        }
+    }
+
     pub(crate) fn len(&self) -> usize {
         match self {
             Column::Boolean(c) => c.valid.len(),
@@ -218,6 +265,36 @@ impl Column {
             Column::Row { valid, children } => {
                 valid.truncate(len);
                 children.iter_mut().for_each(|c| c.truncate(len));
+            }
+        }
+    }
+
+    /// The value of row `row` (the inverse of [`Column::push_value`]).
+    pub(crate) fn value_at(&self, row: usize) -> Value {
+        let cell = |valid: &[bool], value: &dyn Fn() -> Value| if valid[row] { value() } else { Value::Null };
+        match self {
+            Column::Boolean(c) => cell(&c.valid, &|| Value::Bool(c.values[row])),
+            Column::Int8(c) => cell(&c.valid, &|| Value::Int(c.values[row].into())),
+            Column::Int16(c) => cell(&c.valid, &|| Value::Int(c.values[row].into())),
+            Column::Int32(c) => cell(&c.valid, &|| Value::Int(c.values[row].into())),
+            Column::Int64(c) => cell(&c.valid, &|| Value::Int(c.values[row])),
+            Column::Float32(c) => cell(&c.valid, &|| Value::Float(c.values[row])),
+            Column::Float64(c) => cell(&c.valid, &|| Value::Double(c.values[row])),
+            Column::Decimal(c) => cell(&c.valid, &|| Value::Decimal(c.values[row])),
+            Column::Date(c) => cell(&c.valid, &|| Value::Date(c.values[row])),
+            Column::Time(c) => cell(&c.valid, &|| Value::Time(c.values[row])),
+            Column::Timestamp(c) => cell(&c.valid, &|| {
+                let (millis, nano_of_milli) = c.values[row];
+                Value::Timestamp { millis, nano_of_milli }
+            }),
+            Column::Text(b) => cell(&b.valid, &|| Value::Text(b.cell(row).to_vec())),
+            Column::Bytes(b) => cell(&b.valid, &|| Value::Bytes(b.cell(row).to_vec())),
+            Column::List(n) => cell(&n.valid, &|| Value::List(n.entries(row).map(|i| n.child.value_at(i)).collect())),
+            Column::Map(n) => cell(&n.valid, &|| {
+                Value::Map(n.entries(row).map(|i| (n.child[0].value_at(i), n.child[1].value_at(i))).collect())
+            }),
+            Column::Row { valid, children } => {
+                cell(valid, &|| Value::Row(children.iter().map(|c| c.value_at(row)).collect()))
             }
         }
     }

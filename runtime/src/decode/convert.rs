@@ -2,7 +2,7 @@
 //! each type reads the current token and moves the lexer as Flink's converter moves Jackson's
 //! parser, so a field that fails under `ignore-parse-errors` leaves the lexer where Flink's
 //! would be.
-use super::java::{self, BigDecimal};
+use super::java;
 use super::lexer::{Lexer, Text, Token};
 use super::temporal;
 use super::tree;
@@ -133,8 +133,8 @@ fn decimal(lexer: &mut Lexer, token: Token, precision: u8, scale: u8) -> Convert
         Token::String => text.trim(),
         _ => text,
     };
-    let parsed = text.ascii().and_then(|t| BigDecimal::parse(&t)).ok_or_else(|| parse_error(text))?;
-    Ok(parsed.to_unscaled(precision, scale).map_or(Value::Null, Value::Decimal))
+    let unscaled = text.ascii().and_then(|t| java::unscaled(&t, precision, scale)).ok_or_else(|| parse_error(text))?;
+    Ok(unscaled.map_or(Value::Null, Value::Decimal))
 }
 
 fn string(lexer: &mut Lexer, token: Token, settings: &DecodeSettings) -> Result<Vec<u8>, String> {

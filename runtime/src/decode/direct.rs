@@ -6,9 +6,10 @@
 //! keys and counts an Arrow map cannot hold.
 use super::columns::Column;
 use super::convert::{self, field_index, skip_to_next_field};
+use super::fast;
 use super::java;
 use super::lexer::{Lexer, LexerBuffers, Text, Token};
-use super::side::{Failure, SideReader};
+use super::side::{Failure, SideReader, INSERT};
 use super::tree;
 use super::DecodeSettings;
 use crate::types::{DataType, LogicalType, RowField};
@@ -18,18 +19,26 @@ use crate::types::{DataType, LogicalType, RowField};
 pub(crate) trait RowTarget {
     /// The table's columns and how many rows they hold.
     fn columns(&mut self) -> (&mut [Column], usize);
-    /// The side wrote its columns of one more row (`true`), or the message gave a null row.
-    fn end_row(&mut self, present: bool) -> Result<(), Failure>;
+    /// The side wrote its columns of one more row of that RowKind, or (`None`) the message gave
+    /// a null row.
+    fn end_row(&mut self, kind: Option<i8>) -> Result<(), Failure>;
 }
 
-/// Reads the rows of one json message into `target` (as `rows::read_rows` reads them), with the
-/// lexer buffers of the messages before it.
+/// Reads the rows of one json message into `target` (as `rows::read_rows` reads them): the
+/// common case by the side's `fast` plan, else with the lexer buffers of the messages before it.
 pub(crate) fn read_rows(
     reader: &SideReader,
     message: &[u8],
     target: &mut dyn RowTarget,
     buffers: &mut LexerBuffers,
 ) -> Result<(), Failure> {
+    if let Some(plan) = &reader.fast {
+        let (columns, rows) = target.columns();
+        if fast::read_row(plan, message, columns) {
+            return target.end_row(Some(INSERT));
+        }
+        reader.projection.iter().for_each(|&at| columns[at].truncate(rows));
+    }
     let mut lexer = Lexer::with_buffers(message, reader.settings.limits, std::mem::take(buffers));
     let read = rows(reader, &mut lexer, target);
     *buffers = lexer.into_buffers();
@@ -69,8 +78,8 @@ fn one_row(reader: &SideReader, lexer: &mut Lexer, target: &mut dyn RowTarget) -
         }
     };
     match present {
-        true => target.end_row(true),
-        false if settings.top_level_arrays => target.end_row(false),
+        true => target.end_row(Some(INSERT)),
+        false if settings.top_level_arrays => target.end_row(None),
         false => Ok(()),
     }
 }

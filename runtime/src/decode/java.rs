@@ -340,6 +340,89 @@ impl BigDecimal {
     }
 }
 
+/// `new BigDecimal(text)` then [`BigDecimal::to_unscaled`]: `None` when the text is not a
+/// decimal, `Some(None)` when it overflows `precision`. Plain text (an optional `-`, up to 38
+/// significant digits, an optional point) is read in one pass, without the digit vectors.
+pub(crate) fn unscaled(text: &str, precision: u8, scale: u8) -> Option<Option<i128>> {
+    match plain_unscaled(text.as_bytes(), precision, scale) {
+        Some(result) => Some(result),
+        None => BigDecimal::parse(text).map(|d| d.to_unscaled(precision, scale)),
+    }
+}
+
+/// Powers of ten up to the largest DECIMAL precision.
+const POWERS_OF_TEN: [u128; 39] = {
+    let mut powers = [1u128; 39];
+    let mut k = 1;
+    while k < 39 {
+        powers[k] = powers[k - 1] * 10;
+        k += 1;
+    }
+    powers
+};
+
+fn plain_unscaled(text: &[u8], precision: u8, scale: u8) -> Option<Option<i128>> {
+    let (negative, body) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    let (int, fraction) = match body.iter().position(|&b| b == b'.') {
+        Some(at) => (&body[..at], &body[at + 1..]),
+        None => (body, &[][..]),
+    };
+    if (int.is_empty() && fraction.is_empty()) || precision > 38 {
+        return None;
+    }
+    // Up to 18 significant digits in a u64, the common case; more (to 38) in a u128.
+    let (mut small, mut magnitude) = (0u64, 0u128);
+    let mut significant = 0usize;
+    for &byte in int.iter().chain(fraction) {
+        let digit = byte.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        if significant == 0 && digit == 0 {
+            continue;
+        }
+        significant += 1;
+        match significant {
+            0..=18 => small = small * 10 + u64::from(digit),
+            19..=38 => {
+                magnitude = match significant {
+                    19 => u128::from(small),
+                    _ => magnitude,
+                } * 10
+                    + u128::from(digit)
+            }
+            _ => return None,
+        }
+    }
+    if significant <= 18 {
+        magnitude = u128::from(small);
+    }
+    let shift = i64::from(scale) - fraction.len() as i64;
+    let value = if shift >= 0 {
+        if magnitude != 0 && significant as i64 + shift > i64::from(precision) {
+            return Some(None);
+        }
+        magnitude * POWERS_OF_TEN[shift as usize]
+    } else if (-shift) as usize > significant {
+        0
+    } else {
+        // Rounded HALF_UP on the first dropped digit.
+        let divisor = POWERS_OF_TEN[(-shift - 1) as usize];
+        let kept = match u64::try_from(magnitude) {
+            Ok(small) => u128::from(small / divisor as u64),
+            Err(_) => magnitude / divisor,
+        };
+        kept / 10 + u128::from(kept % 10 >= 5)
+    };
+    if value >= POWERS_OF_TEN[usize::from(precision)] {
+        return Some(None);
+    }
+    Some(Some(if negative { -(value as i128) } else { value as i128 }))
+}
+
 fn increment(digits: &mut Vec<u8>) {
     for d in digits.iter_mut().rev() {
         if *d == 9 {
@@ -397,6 +480,31 @@ mod tests {
         assert_eq!(BigDecimal::parse("1E+2").unwrap().to_unscaled(5, 1), Some(1000));
         assert_eq!(BigDecimal::parse("0.0004").unwrap().to_unscaled(5, 3), Some(0));
         assert!(BigDecimal::parse("1e").is_none());
+    }
+
+    #[test]
+    fn plain_decimals_read_as_big_decimal_does() {
+        let mut seed = 5u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..50_000 {
+            let digits = |n: u64, next: &mut dyn FnMut(u64) -> u64| -> String {
+                (0..n).map(|_| char::from(b'0' + [0, 9, 5, 4, 1][next(5) as usize] as u8 + next(2) as u8)).collect()
+            };
+            let int = digits(next(42), &mut next);
+            let fraction = digits(next(42), &mut next);
+            let sign = ["", "-", "+"][next(3) as usize];
+            let text = match next(3) {
+                0 => format!("{sign}{int}"),
+                _ => format!("{sign}{int}.{fraction}"),
+            };
+            let (precision, scale) = (1 + next(38) as u8, next(20) as u8);
+            let scale = scale.min(precision);
+            let general = BigDecimal::parse(&text).map(|d| d.to_unscaled(precision, scale));
+            assert_eq!(unscaled(&text, precision, scale), general, "{text} ({precision}, {scale})");
+        }
     }
 
     #[test]

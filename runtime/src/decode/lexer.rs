@@ -753,7 +753,7 @@ fn ascii_run_length(bytes: &[u8]) -> usize {
 
 /// The character of the escape whose bytes after the backslash `escape` starts with, and how
 /// many bytes it takes; `None` for a surrogate `\\u` escape or a bad or cut one.
-fn simple_escape(escape: &[u8]) -> Option<(char, usize)> {
+pub(crate) fn simple_escape(escape: &[u8]) -> Option<(char, usize)> {
     let character = match escape.first()? {
         &byte @ (b'"' | b'\\' | b'/') => byte as char,
         b'b' => '\u{8}',

@@ -2,7 +2,8 @@
 //! encoder hands out) decoded into an Arrow batch, row for row as Flink's Kafka source and its
 //! JSON deserializers read them.
 //!
-//! Stages: `lexer` (Jackson's tokens) -> `direct` (Flink's streaming converters straight into
+//! Stages: `fast` (the common case of a json message, straight into the columns), else
+//! `lexer` (Jackson's tokens) -> `direct` (Flink's streaming converters straight into
 //! the batch's `columns`, for a json side without maps) or `convert` / `node_convert` (Flink's
 //! streaming and tree converters into values, one record at a time; `cdc` for the changelog
 //! envelopes) -> `message` (a format's error handling) -> `assemble` (the key and value rows
@@ -15,6 +16,7 @@ mod cdc;
 mod columns;
 mod convert;
 mod direct;
+mod fast;
 mod java;
 mod lexer;
 mod message;

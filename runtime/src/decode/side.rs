@@ -1,5 +1,6 @@
 //! What reading one side's messages needs: the side's reader, how a message fails, the row
 //! callback, and Flink's RowKind bytes.
+use super::fast::RowPlan;
 use super::value::Value;
 use super::DecodeSettings;
 use crate::spec::Format;
@@ -27,6 +28,9 @@ pub(crate) struct SideReader {
     /// canal-json's `database.include` and `table.include`, anchored to match whole names.
     pub database_include: Option<regex::Regex>,
     pub table_include: Option<regex::Regex>,
+    /// How a json side's common-case message is read straight into the columns, when its types
+    /// allow it.
+    pub fast: Option<RowPlan>,
 }
 
 /// How reading a message fails: `Format` inside the format's error handling (swallowed under

@@ -52,14 +52,27 @@ impl<'a> Cursor<'a> {
 
 /// `ISO_LOCAL_DATE` as a strict parser: days since the epoch.
 pub(crate) fn parse_date(text: &str) -> Option<i64> {
-    let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+    parse_date_bytes(text.as_bytes())
+}
+
+/// [`parse_date`] of text as bytes (text that is not ASCII never parses).
+pub(crate) fn parse_date_bytes(text: &[u8]) -> Option<i64> {
+    if let Some(day) = fixed_date(text).filter(|_| text.len() == 10) {
+        return Some(day);
+    }
+    let mut cursor = Cursor { text, pos: 0 };
     let day = date(&mut cursor, Resolver::Strict)?;
     cursor.done().then_some(day)
 }
 
 /// Flink's SQL time format `HH:mm:ss[.fffffffff]`: nanoseconds of the day.
 pub(crate) fn parse_sql_time(text: &str) -> Option<i64> {
-    let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+    parse_sql_time_bytes(text.as_bytes())
+}
+
+/// [`parse_sql_time`] of text as bytes.
+pub(crate) fn parse_sql_time_bytes(text: &[u8]) -> Option<i64> {
+    let mut cursor = Cursor { text, pos: 0 };
     let (nanos, _) = time(&mut cursor, true, Resolver::Smart)?;
     cursor.done().then_some(nanos)
 }
@@ -67,7 +80,15 @@ pub(crate) fn parse_sql_time(text: &str) -> Option<i64> {
 /// A TIMESTAMP or TIMESTAMP_LTZ text in the SQL (`' '`) or ISO-8601 (`'T'`) form; `zulu` for
 /// the TIMESTAMP_LTZ forms, which end in a literal `Z`.
 pub(crate) fn parse_timestamp(text: &str, iso: bool, zulu: bool) -> Option<DateTime> {
-    let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+    parse_timestamp_bytes(text.as_bytes(), iso, zulu)
+}
+
+/// [`parse_timestamp`] of text as bytes.
+pub(crate) fn parse_timestamp_bytes(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
+    if let Some(parsed) = fixed_timestamp(text, iso, zulu) {
+        return Some(parsed);
+    }
+    let mut cursor = Cursor { text, pos: 0 };
     // ISO_LOCAL_DATE_TIME is strict; Flink's composed formatters resolve smartly.
     let resolver = if iso && !zulu { Resolver::Strict } else { Resolver::Smart };
     let day = date(&mut cursor, resolver)?;
@@ -77,6 +98,66 @@ pub(crate) fn parse_timestamp(text: &str, iso: bool, zulu: bool) -> Option<DateT
         cursor.literal(b'Z')?;
     }
     cursor.done().then_some(DateTime { epoch_day: day + i64::from(next_day), nano_of_day: nanos })
+}
+
+/// The value of the two ASCII digits at `at` (`at + 1 < text.len()`).
+fn two_digits(text: &[u8], at: usize) -> Option<i64> {
+    let (tens, ones) = (text[at].wrapping_sub(b'0'), text[at + 1].wrapping_sub(b'0'));
+    (tens < 10 && ones < 10).then(|| i64::from(tens * 10 + ones))
+}
+
+/// A `yyyy-MM-dd` prefix of `text` that every resolver reads alike (a four-digit year, a day
+/// that its month has): its epoch day; `None` sends the text to the general parser.
+fn fixed_date(text: &[u8]) -> Option<i64> {
+    if text.len() < 10 || text[4] != b'-' || text[7] != b'-' {
+        return None;
+    }
+    let year = two_digits(text, 0)? * 100 + two_digits(text, 2)?;
+    let (month, day) = (two_digits(text, 5)?, two_digits(text, 8)?);
+    let valid = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
+    valid.then(|| days_from_civil(year, month, day))
+}
+
+/// Nanoseconds per unit of a fraction's last digit, by its digit count.
+const FRACTION_SCALE: [i64; 10] = [0, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
+
+/// The layout Flink writes, `yyyy-MM-dd?HH:mm:ss[.f{1,9}][Z]` with values that every resolver
+/// reads alike (no 24:00, no day past its month's last), read without the general parser.
+fn fixed_timestamp(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
+    if text.len() < 19 {
+        return None;
+    }
+    let epoch_day = fixed_date(text)?;
+    let separator = if iso { b'T' } else { b' ' };
+    if text[10] != separator || text[13] != b':' || text[16] != b':' {
+        return None;
+    }
+    let (hour, minute, second) = (two_digits(text, 11)?, two_digits(text, 14)?, two_digits(text, 17)?);
+    if hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let mut rest = &text[19..];
+    if zulu {
+        rest = rest.strip_suffix(b"Z")?;
+    }
+    let mut nano = 0;
+    if let Some((b'.', fraction)) = rest.split_first() {
+        if fraction.is_empty() || fraction.len() > 9 {
+            return None;
+        }
+        let mut digits = 0i64;
+        for &byte in fraction {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                return None;
+            }
+            digits = digits * 10 + i64::from(digit);
+        }
+        nano = digits * FRACTION_SCALE[fraction.len()];
+    } else if !rest.is_empty() {
+        return None;
+    }
+    Some(DateTime { epoch_day, nano_of_day: ((hour * 60 + minute) * 60 + second) * 1_000_000_000 + nano })
 }
 
 fn date(cursor: &mut Cursor, resolver: Resolver) -> Option<i64> {
@@ -225,6 +306,54 @@ mod tests {
         assert!(parse_timestamp("2024-01-01T01:02:03Z", true, true).is_some());
         assert!(parse_timestamp("2024-01-01T01:02:03", true, true).is_none());
         assert!(parse_timestamp("2024-01-01 01:02:03Z", false, true).is_some());
+    }
+
+    #[test]
+    fn the_fixed_layout_reads_as_the_general_parser_does() {
+        let general = |text: &str, iso: bool, zulu: bool| {
+            let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
+            let resolver = if iso && !zulu { Resolver::Strict } else { Resolver::Smart };
+            let day = date(&mut cursor, resolver)?;
+            cursor.literal(if iso { b'T' } else { b' ' })?;
+            let (nanos, next_day) = time(&mut cursor, !iso, resolver)?;
+            if zulu {
+                cursor.literal(b'Z')?;
+            }
+            cursor.done().then_some(DateTime { epoch_day: day + i64::from(next_day), nano_of_day: nanos })
+        };
+        let mut seed = 3u64;
+        let mut digit = |range: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % range
+        };
+        for _ in 0..20_000 {
+            let fraction = match digit(4) {
+                0 => String::new(),
+                1 => ".".to_string(),
+                _ => format!(".{}", "123456789012".get(..digit(12) as usize).unwrap_or("")),
+            };
+            let text = format!(
+                "{:04}-{:02}-{:02}{}{:02}:{:02}:{:02}{fraction}{}",
+                [1970, 2000, 2024, 2023, 1900, 0, 9999][digit(7) as usize],
+                digit(14),
+                digit(33),
+                [" ", "T"][digit(2) as usize],
+                digit(26),
+                digit(61),
+                digit(61),
+                ["", "Z"][digit(2) as usize]
+            );
+            for (iso, zulu) in [(false, false), (true, false), (false, true), (true, true)] {
+                if let Some(fixed) = fixed_timestamp(text.as_bytes(), iso, zulu) {
+                    assert_eq!(Some(fixed), general(&text, iso, zulu), "{text} {iso} {zulu}");
+                }
+                assert_eq!(parse_timestamp(&text, iso, zulu), general(&text, iso, zulu), "{text}");
+            }
+            let day = &text[..10];
+            let mut cursor = Cursor { text: day.as_bytes(), pos: 0 };
+            let strict = date(&mut cursor, Resolver::Strict).filter(|_| cursor.done());
+            assert_eq!(parse_date(day), strict, "{day}");
+        }
     }
 
     #[test]

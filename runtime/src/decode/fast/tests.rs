@@ -1,0 +1,354 @@
+//! The fast path against `direct`: on random messages (well-formed, reordered, repeated,
+//! unknown and wrong-typed fields, whitespace, byte damage), under every option that changes a
+//! value, a decoder with its fast plans gives exactly the batch, row kinds, record indices and
+//! errors of the same decoder without them.
+use crate::decode::{Decoder, OnError, RecordSide};
+use crate::options::{Compatibility, FlinkVersion};
+use crate::spec::SinkSpec;
+
+const COLUMNS: &[(&str, &str)] = &[
+    ("b", "BOOLEAN"),
+    ("ti", "TINYINT"),
+    ("si", "SMALLINT"),
+    ("i", "INT"),
+    ("bi", "BIGINT"),
+    ("f", "FLOAT"),
+    ("d", "DOUBLE"),
+    ("dec", "DECIMAL(10, 2)"),
+    ("dec38", "DECIMAL(38, 18)"),
+    ("s", "STRING"),
+    ("vb", "VARBINARY"),
+    ("dt", "DATE"),
+    ("tm", "TIME(3)"),
+    ("ts", "TIMESTAMP(3)"),
+    ("ts9", "TIMESTAMP(9)"),
+    ("ltz", "TIMESTAMP_LTZ(3)"),
+    ("r", "ROW<a INT, s STRING, arr ARRAY<BIGINT>>"),
+    ("arr", "ARRAY<STRING>"),
+    ("rarr", "ARRAY<ROW<x DOUBLE>>"),
+    ("m", "MAP<STRING, INT>"),
+    ("ms", "MULTISET<STRING>"),
+    ("mr", "MAP<STRING, ARRAY<ROW<x DOUBLE>>>"),
+];
+
+/// Values per column, in the order of [`COLUMNS`]: common ones first, then corners.
+const VALUES: &[&[&str]] = &[
+    &["true", "false", "null", "\"true\"", "1", "tru"],
+    &["1", "127", "-128", "128", "\"5\"", "1.5", "01"],
+    &["-32768", "32767", "40000", "-0", "null"],
+    &["7", "2147483647", "-2147483648", "2147483648", "1.9", "1e2", "\" 12 \"", "true"],
+    &["3001000", "-1", "999999999999999999", "9223372036854775807", "9223372036854775808", "1.5e3", "-"],
+    &["1.5", "-0.0", "3.4028235E39", "16777217", "\"NaN\"", "1e400", "1."],
+    &["21.25", "-0.0", "1.0E-5", "1e400", "4.9e-325", "\"Infinity\"", "2", "1.e3"],
+    &["1.005", "12345678.99", "123456789.5", "-0.5", "1e2", "\"2.5\"", "0.001", "99999999.995"],
+    &["1.5", "12345678901234567890.123456789012345678", "-0.0000000000000000005", "1E-20", "123456789012345678901"],
+    &[
+        "\"abc\"",
+        "\"a\\nb\\\"c\\\\\"",
+        "\"\\u00e9t\\u00C9\"",
+        "\"é😀\"",
+        "\"\\ud83d\\ude00\"",
+        "\"\\ud800x\"",
+        "\"\\n\u{e9}\"",
+        "\"\u{1}\"",
+        "\"\\x\"",
+        "{\"k\":1}",
+        "[1,\"a\"]",
+        "12",
+        "\"\"",
+    ],
+    &["\"aGVsbG8=\"", "\"\"", "\"aGk\"", "\"a\\u0047k=\"", "\"!!!!\"", "\" aGk= \"", "5"],
+    &["\"2024-02-29\"", "\"+10000-01-01\"", "\"2024-02-30\"", "\"2024-1-01\"", "\"2024-02-29 \""],
+    &["\"01:02:03\"", "\"01:02:03.004\"", "\"24:00:00\"", "\"1:02:03\"", "\"01:02\"", "\"23:59:59.9999\""],
+    &[
+        "\"2024-01-01 01:02:03.123\"",
+        "\"2024-02-30 00:00:00\"",
+        "\"2024-01-01T01:02:03\"",
+        "\"2024-01-01 24:00:00\"",
+        "\"2024-01-01 01:02:03.\"",
+        "\"2024-01-01 01:02\"",
+        "\"2024-01-01T01:02\"",
+    ],
+    &[
+        "\"2024-01-01 01:02:03.123456789\"",
+        "\"1970-01-01 00:00:00\"",
+        "\"2024-01-01T01:02:03.5\"",
+        "\"2024-01-01 01:02:03.1234567891\"",
+    ],
+    &[
+        "\"2024-01-01 01:02:03.123Z\"",
+        "\"2024-01-01 01:02:03Z\"",
+        "\"2024-01-01T01:02:03Z\"",
+        "\"2024-01-01 01:02:03\"",
+    ],
+    &[
+        "{\"a\":1,\"s\":\"x\",\"arr\":[1,2,null]}",
+        "{\"s\":\"x\"}",
+        "{\"a\":1,\"a\":2}",
+        "{\"zz\":1,\"a\":3}",
+        "{\"arr\":[1.5]}",
+        "[]",
+        "\"x\"",
+        "{}",
+    ],
+    &["[\"a\",null,\"b\"]", "[]", "[1]", "\"x\"", "[[\"a\"]]", "[\"a\",]", "[ \"a\" , \"b\" ]"],
+    &["[{\"x\":1.5},null,{\"x\":\"2\"}]", "[{}]", "[{\"x\":1,\"y\":2}]", "{\"x\":1}"],
+    &["{\"a\":1,\"b\":null}", "{}", "{\"a\":1,\"a\":2}", "{\"\\u0061\":1}", "{\"a\":1.5}", "[1]", "{\"é\":3}"],
+    &["{\"w\":2,\"v\":1}", "{}", "{\"w\":null}", "{\"w\":\"2\"}", "{\"w\":1,\"w\":5}", "{\"w\":2147483648}"],
+    &["{\"k\":[{\"x\":1.5},null]}", "{\"k\":null,\"j\":[]}", "{\"k\":[{\"x\":\"a\"}]}", "{\"k\":{}}"],
+];
+
+const UNKNOWN: &[&str] = &["\"zz\":1", "\"yy\":\"s\\n\"", "\"obj\":{\"a\":1}", "\"ww\":null", "\"vv\":[1]"];
+const SPACE: &[&str] = &["", "", "", "", " ", "\n", "\t ", "\r\n"];
+const DAMAGE: &[u8] = b"\"\\{}[],: 0an\x80\xff\x01";
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    /// Mostly the first (common) values, sometimes any.
+    fn pick<'a>(&mut self, values: &[&'a str], corners: bool) -> &'a str {
+        match !corners || self.chance(85) {
+            true => values[self.below(values.len().min(2))],
+            false => values[self.below(values.len())],
+        }
+    }
+}
+
+fn message(rng: &mut Rng) -> Vec<u8> {
+    // Half the messages are well-formed with common values: those the fast path must read.
+    if rng.chance(50) {
+        return clean(rng);
+    }
+    let mut order: Vec<usize> = (0..COLUMNS.len()).filter(|_| !rng.chance(8)).collect();
+    if rng.chance(10) && !order.is_empty() {
+        let (a, b) = (rng.below(order.len()), rng.below(order.len()));
+        order.swap(a, b);
+    }
+    if rng.chance(5) && !order.is_empty() {
+        order.push(order[rng.below(order.len())]);
+    }
+    let mut members: Vec<String> = order
+        .iter()
+        .map(|&c| {
+            let space = || SPACE[(c * 7 + order.len()) % SPACE.len()];
+            format!("\"{}\"{}:{}{}", COLUMNS[c].0, space(), space(), rng.pick(VALUES[c], true))
+        })
+        .collect();
+    if rng.chance(10) {
+        let at = rng.below(members.len() + 1);
+        members.insert(at, UNKNOWN[rng.below(UNKNOWN.len())].to_string());
+    }
+    let separator = [",", ",", ", ", " ,\n"][rng.below(4)];
+    let mut text = format!("{{{}}}", members.join(separator)).into_bytes();
+    match rng.below(20) {
+        0 => text.truncate(rng.below(text.len() + 1)),
+        1 | 2 => {
+            let at = rng.below(text.len());
+            text[at] = DAMAGE[rng.below(DAMAGE.len())];
+        }
+        3 => text.insert(rng.below(text.len() + 1), DAMAGE[rng.below(DAMAGE.len())]),
+        4 => {
+            let prefix: &[u8] = [&b"\xEF\xBB\xBF"[..], b" ", b"[", b"\n"][rng.below(4)];
+            text.splice(0..0, prefix.iter().copied());
+        }
+        5 => text.extend_from_slice(b" trailing"),
+        _ => {}
+    }
+    text
+}
+
+/// The SQL timestamps of a message spelled as ISO-8601 (`T`), most of them.
+fn iso_spelling(message: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(message).replace("-01 0", "-01T0").replace("-30 0", "-30T0").into_bytes()
+}
+
+fn clean(rng: &mut Rng) -> Vec<u8> {
+    let members: Vec<String> = COLUMNS
+        .iter()
+        .zip(VALUES)
+        .map(|((name, _), values)| format!("\"{name}\":{}", rng.pick(values, false)))
+        .collect();
+    format!("{{{}}}", members.join(",")).into_bytes()
+}
+
+/// A debezium-json envelope around images from [`message`].
+fn envelope(rng: &mut Rng) -> Vec<u8> {
+    let image = |rng: &mut Rng| match rng.chance(40) {
+        true => "null".to_string(),
+        false => String::from_utf8_lossy(&message(rng)).into_owned(),
+    };
+    let op = ["\"c\"", "\"d\"", "\"u\"", "\"r\"", "\"x\"", "null", "1", "\"\\u0063\""][rng.below(8)];
+    let mut members =
+        vec![format!("\"before\":{}", image(rng)), format!("\"after\":{}", image(rng)), format!("\"op\":{op}")];
+    if rng.chance(20) {
+        members.insert(rng.below(4), "\"source\":{\"db\":\"x\",\"n\":[1,{\"a\":null}]}".to_string());
+    }
+    if rng.chance(10) {
+        members.remove(rng.below(3));
+    }
+    if rng.chance(5) {
+        members.swap(0, 1);
+    }
+    if rng.chance(5) {
+        let copy = members[rng.below(members.len())].clone();
+        members.push(copy);
+    }
+    format!("{{{}}}", members.join(",")).into_bytes()
+}
+
+/// The two decoders of the test table (without its DECIMAL columns unless `decimals`, without
+/// its maps unless `maps`).
+fn decoders(options: &str, version: FlinkVersion, decimals: bool, maps: bool) -> (Decoder, Decoder) {
+    let columns: Vec<String> = COLUMNS
+        .iter()
+        .filter(|(_, ty)| decimals || !ty.starts_with("DECIMAL"))
+        .filter(|(_, ty)| maps || !(ty.starts_with("MAP") || ty.starts_with("MULTISET")))
+        .map(|(name, ty)| format!("`{name}` {ty}"))
+        .collect();
+    let ddl = format!(
+        "CREATE TABLE t ({}) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'x', \
+         'scan.startup.mode' = 'earliest-offset'{options})",
+        columns.join(", ")
+    );
+    let compatibility = Compatibility { flink_version: version, ..Compatibility::default() };
+    let open = || {
+        let mut decoder = Decoder::open(SinkSpec::from_source_ddl(&ddl).expect("ddl"), compatibility).expect("open");
+        decoder.set_on_error(OnError::Collect);
+        decoder
+    };
+    let fast = open();
+    assert!(fast.has_fast_plans(), "the test table has a fast plan");
+    (fast, open().without_fast_plans())
+}
+
+fn compare(fast: &mut Decoder, direct: &mut Decoder, messages: &[Vec<u8>], what: &str) -> usize {
+    let mut data = Vec::new();
+    let (mut offsets, mut lengths) = (Vec::new(), Vec::new());
+    for m in messages {
+        offsets.push(data.len() as i32);
+        lengths.push(m.len() as i32);
+        data.extend_from_slice(m);
+    }
+    let side = RecordSide { data: &data, offsets: &offsets, lengths: &lengths };
+    let (a, b) = (fast.decode(None, side).expect("collects"), direct.decode(None, side).expect("collects"));
+    let errors = |d: &crate::decode::DecodedBatch| d.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+    assert_eq!(errors(&a), errors(&b), "{what}");
+    assert_eq!((&a.row_kinds, &a.records), (&b.row_kinds, &b.records), "{what}");
+    for (column, (x, y)) in a.batch.columns().iter().zip(b.batch.columns()).enumerate() {
+        if x != y {
+            let row = (0..x.len()).find(|&r| x.slice(r, 1) != y.slice(r, 1)).unwrap_or(0);
+            panic!(
+                "{what}, column {}, row {row}: {:?} vs {:?}\nmessage: {}",
+                a.batch.schema().field(column).name(),
+                x.slice(row, 1),
+                y.slice(row, 1),
+                String::from_utf8_lossy(&messages[a.records[row] as usize])
+            );
+        }
+    }
+    a.batch.num_rows()
+}
+
+#[test]
+fn the_fast_path_reads_exactly_what_direct_reads() {
+    let options = [
+        "",
+        ", 'json.ignore-parse-errors' = 'true'",
+        ", 'json.fail-on-missing-field' = 'true'",
+        ", 'json.timestamp-format.standard' = 'ISO-8601'",
+    ];
+    let mut rng = Rng(0x5eed);
+    for (round, option) in options.iter().enumerate() {
+        for (version, maps) in [
+            (FlinkVersion::V1_20, false),
+            (FlinkVersion::V2_3, false),
+            (FlinkVersion::V1_20, true),
+            (FlinkVersion::V2_3, true),
+        ] {
+            let (mut fast, mut direct) = decoders(&format!(", 'format' = 'json'{option}"), version, true, maps);
+            let mut messages: Vec<Vec<u8>> = (0..3000).map(|_| message(&mut rng)).collect();
+            if option.contains("ISO") {
+                messages.iter_mut().for_each(|m| *m = iso_spelling(m));
+            }
+            let rows = compare(&mut fast, &mut direct, &messages, &format!("json {round} {version:?} maps {maps}"));
+            // Most well-formed messages are read, or the test proves little.
+            assert!(rows > 300, "round {round}: {rows} rows");
+        }
+    }
+}
+
+#[test]
+fn the_fast_changelog_reads_exactly_what_the_tree_reads() {
+    let options = [
+        "",
+        ", 'debezium-json.ignore-parse-errors' = 'true'",
+        ", 'debezium-json.timestamp-format.standard' = 'ISO-8601'",
+    ];
+    let mut rng = Rng(0xcdc);
+    for (round, option) in options.iter().enumerate() {
+        for (version, decimals) in
+            [(FlinkVersion::V1_20, true), (FlinkVersion::V2_3, false), (FlinkVersion::V2_2, true)]
+        {
+            let format = format!(", 'format' = 'debezium-json'{option}");
+            let (mut fast, mut direct) = decoders(&format, version, decimals, false);
+            let mut messages: Vec<Vec<u8>> = (0..3000).map(|_| envelope(&mut rng)).collect();
+            if option.contains("ISO") {
+                messages.iter_mut().for_each(|m| *m = iso_spelling(m));
+            }
+            let rows = compare(&mut fast, &mut direct, &messages, &format!("debezium {round} {version:?}"));
+            assert!(rows > 150, "round {round} {version:?}: {rows} rows");
+        }
+    }
+}
+
+#[test]
+fn fast_keys_read_exactly_what_direct_reads() {
+    let ddl = "CREATE TABLE t (i INT, s STRING, bi BIGINT, ts TIMESTAMP(3), PRIMARY KEY (i, s) NOT ENFORCED) WITH (\
+               'connector' = 'upsert-kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'x', \
+               'key.format' = 'json', 'value.format' = 'json')";
+    let open = || {
+        let mut decoder =
+            Decoder::open(SinkSpec::from_source_ddl(ddl).expect("ddl"), Compatibility::default()).expect("open");
+        decoder.set_on_error(OnError::Collect);
+        decoder
+    };
+    let (mut fast, mut direct) = (open(), open().without_fast_plans());
+    let mut rng = Rng(0x6e7);
+    let (mut keys, mut values) = (Vec::new(), Vec::new());
+    for _ in 0..3000 {
+        let key = match rng.below(4) {
+            0 => message(&mut rng),
+            _ => format!("{{\"i\":{},\"s\":{}}}", rng.pick(VALUES[3], true), rng.pick(VALUES[9], true)).into_bytes(),
+        };
+        keys.push(Some(key));
+        values.push((!rng.chance(30)).then(|| message(&mut rng)));
+    }
+    let side = |records: &[Option<Vec<u8>>], data: &mut Vec<u8>, offsets: &mut Vec<i32>, lengths: &mut Vec<i32>| {
+        for record in records {
+            offsets.push(data.len() as i32);
+            lengths.push(record.as_ref().map_or(-1, |r| r.len() as i32));
+            data.extend_from_slice(record.as_deref().unwrap_or_default());
+        }
+    };
+    let (mut kd, mut ko, mut kl, mut vd, mut vo, mut vl) = Default::default();
+    side(&keys, &mut kd, &mut ko, &mut kl);
+    side(&values, &mut vd, &mut vo, &mut vl);
+    let (k, v) =
+        (RecordSide { data: &kd, offsets: &ko, lengths: &kl }, RecordSide { data: &vd, offsets: &vo, lengths: &vl });
+    let (a, b) = (fast.decode(Some(k), v).expect("collects"), direct.decode(Some(k), v).expect("collects"));
+    let errors = |d: &crate::decode::DecodedBatch| d.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+    assert_eq!(errors(&a), errors(&b));
+    assert_eq!((&a.row_kinds, &a.records), (&b.row_kinds, &b.records));
+    assert_eq!(a.batch, b.batch);
+    assert!(a.batch.num_rows() > 1000, "{} rows", a.batch.num_rows());
+}
