@@ -85,9 +85,11 @@ pub(crate) fn parse_timestamp(text: &str, iso: bool, zulu: bool) -> Option<DateT
 
 /// [`parse_timestamp`] of text as bytes.
 pub(crate) fn parse_timestamp_bytes(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
-    if let Some(parsed) = fixed_timestamp(text, iso, zulu) {
-        return Some(parsed);
-    }
+    fixed_timestamp(text, iso, zulu).or_else(|| general_timestamp(text, iso, zulu))
+}
+
+/// [`parse_timestamp_bytes`] without the fixed-layout fast path: every form Flink's formatters read.
+fn general_timestamp(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
     let mut cursor = Cursor { text, pos: 0 };
     // ISO_LOCAL_DATE_TIME is strict; Flink's composed formatters resolve smartly.
     let resolver = if iso && !zulu { Resolver::Strict } else { Resolver::Smart };
@@ -310,17 +312,7 @@ mod tests {
 
     #[test]
     fn the_fixed_layout_reads_as_the_general_parser_does() {
-        let general = |text: &str, iso: bool, zulu: bool| {
-            let mut cursor = Cursor { text: text.as_bytes(), pos: 0 };
-            let resolver = if iso && !zulu { Resolver::Strict } else { Resolver::Smart };
-            let day = date(&mut cursor, resolver)?;
-            cursor.literal(if iso { b'T' } else { b' ' })?;
-            let (nanos, next_day) = time(&mut cursor, !iso, resolver)?;
-            if zulu {
-                cursor.literal(b'Z')?;
-            }
-            cursor.done().then_some(DateTime { epoch_day: day + i64::from(next_day), nano_of_day: nanos })
-        };
+        let general = |text: &str, iso: bool, zulu: bool| general_timestamp(text.as_bytes(), iso, zulu);
         let mut seed = 3u64;
         let mut digit = |range: u64| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
