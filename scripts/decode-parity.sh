@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2317  # the oracle functions run through two_at_a_time (common.sh)
 # Decode parity of kjson against the real Flink jars.
 #
 #   scripts/decode-parity.sh [--seed N] [--records N] [--only case1,case2] [--lines "1.20 2.2 2.3"]
@@ -35,7 +36,7 @@ while [[ $# -gt 0 ]]; do
     --jdks) jdks="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --oracle-only) oracle_only=1; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,13p' "$0"; exit 0 ;;
     *) echo "decode-parity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -91,24 +92,15 @@ run_oracle() {
 }
 
 echo "decode parity: running the oracle for Flink [$lines] x JDK [$jdks] ..."
+# oracle_run LINE-jdkN: one oracle JVM; says where its log is when it fails.
+oracle_run() {
+  run_oracle "${1%-jdk*}" "${1##*-jdk}" ||
+    { echo "decode parity: oracle $1 exited non-zero (see $out/decode-oracle-$1.log)"; return 1; }
+}
 oracle_failed=0
-pids=()
-names=()
-for line in $lines; do
-  for jdk in $jdks; do
-    run_oracle "$line" "$jdk" &
-    pids+=($!)
-    names+=("$line-jdk$jdk")
-    # Two JVMs at a time: the machine has two cores.
-    if [[ ${#pids[@]} -ge 2 ]]; then
-      wait "${pids[0]}" || { oracle_failed=1; echo "decode parity: oracle ${names[0]} exited non-zero (see $out/decode-oracle-${names[0]}.log)"; }
-      pids=("${pids[@]:1}"); names=("${names[@]:1}")
-    fi
-  done
-done
-for i in "${!pids[@]}"; do
-  wait "${pids[$i]}" || { oracle_failed=1; echo "decode parity: oracle ${names[$i]} exited non-zero (see $out/decode-oracle-${names[$i]}.log)"; }
-done
+oracle_runs=()
+for line in $lines; do for jdk in $jdks; do oracle_runs+=("$line-jdk$jdk"); done; done
+two_at_a_time oracle_run "${oracle_runs[@]}" || oracle_failed=1
 grep -h -E '^\[decode-oracle' "$out"/decode-oracle-*.log || true
 echo "decode parity: builds + oracle done in $(( $(date +%s) - started ))s"
 

@@ -14,6 +14,8 @@ SECONDS_EACH="${1:-30}"
 CARGO_FUZZ_VERSION="0.13.2"
 TARGET_DIR="${KJSON_FUZZ_TARGET_DIR:-$HOME/.cache/kjson/fuzz-target}"
 export PATH="$HOME/.cargo/bin:$PATH"
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"   # two_at_a_time
 started=$(date +%s)
 
 if ! rustup toolchain list | grep -q '^nightly'; then
@@ -59,19 +61,13 @@ fuzz_target() {
     "${runs:-?}" "$corpus" >"$scratch/$target.result"
 }
 
-# Two targets at a time: libFuzzer runs on one core, the machine has two.
+# Two targets at a time: libFuzzer runs on one core, the machine has two. (A crash is reported
+# below from each target's result.)
 mapfile -t targets < <(cargo +nightly fuzz list)
-running=()
 for target in "${targets[@]}"; do
   echo "fuzz: $target for ${SECONDS_EACH} s"
-  fuzz_target "$target" &
-  running+=($!)
-  if (( ${#running[@]} >= 2 )); then
-    wait "${running[0]}"
-    running=("${running[@]:1}")
-  fi
 done
-wait
+two_at_a_time fuzz_target "${targets[@]}" || true
 
 summary=()
 failed=0

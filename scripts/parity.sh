@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2317  # the oracle functions run through two_at_a_time (common.sh)
 # Byte parity of kjson against the real Flink jars.
 #
 #   scripts/parity.sh [--seed N] [--rows N] [--only case1,case2] [--lines "1.20 2.2 2.3"]
@@ -43,7 +44,7 @@ while [[ $# -gt 0 ]]; do
     --oracle-only) oracle_only=1; shift ;;
     --reuse-oracle) reuse_oracle=1; shift ;;
     --null-key-carrier) null_key_carrier="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,18p' "$0"; exit 0 ;;
     *) echo "parity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -114,38 +115,29 @@ run_oracle() {
     >"$out/oracle-$line-jdk$jdk.log" 2>&1
 }
 
+# oracle_run LINE-jdkN: one oracle JVM; says where its log is when it fails.
+oracle_run() {
+  run_oracle "${1%-jdk*}" "${1##*-jdk}" ||
+    { echo "parity: oracle $1 exited non-zero (see $out/oracle-$1.log)"; return 1; }
+}
+
 run_oracles() {
   rm -rf "$out"/oracle-*.log "$out"/*-jdk* "$out/oracle.stamp"
   echo "parity: running the oracle for Flink [$lines] x JDK [$jdks] ..."
-  pids=()
-  names=()
-  for line in $lines; do
-    for jdk in $jdks; do
-      run_oracle "$line" "$jdk" &
-      pids+=($!)
-      names+=("$line-jdk$jdk")
-      # Two JVMs at a time: the machine has two cores.
-      if [[ ${#pids[@]} -ge 2 ]]; then
-        wait "${pids[0]}" || echo "parity: oracle ${names[0]} exited non-zero (see $out/oracle-${names[0]}.log)"
-        pids=("${pids[@]:1}"); names=("${names[@]:1}")
-      fi
-    done
-  done
-  for i in "${!pids[@]}"; do
-    wait "${pids[$i]}" || echo "parity: oracle ${names[$i]} exited non-zero (see $out/oracle-${names[$i]}.log)"
-  done
+  # shellcheck disable=SC2086  # $runs is a list of LINE-jdkN words
+  two_at_a_time oracle_run $runs || true
   grep -h -E '^\[oracle' "$out"/oracle-*.log || true
   echo "$stamp" >"$out/oracle.stamp"
   echo "parity: builds + oracle done in $(( $(date +%s) - started ))s"
 }
+runs=""
+for line in $lines; do for jdk in $jdks; do runs="$runs $line-jdk$jdk"; done; done
 [[ $reused -eq 1 ]] || run_oracles
 
 if [[ $oracle_only -eq 1 ]]; then
   exit 0
 fi
 status=0
-runs=""
-for line in $lines; do for jdk in $jdks; do runs="$runs $line-jdk$jdk"; done; done
 python3 "$ROOT/tests/parity/compare.py" --oracle-out "$out" --cases "$CASES" --runs "$runs" --only "$only" \
   --kjson "${KJSON_BIN:-$ROOT/target/release/kjson}" --runner "$KJSON_RUNNER" --seed "$seed" --rows "$rows" || status=$?
 if [[ $status -eq 0 && $own_out -eq 1 ]]; then

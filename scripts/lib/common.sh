@@ -90,6 +90,26 @@ cargo_release_build() {
   (cd "$KJSON_ROOT" && cargo build --release --workspace --lib --bins --examples "$@")
 }
 
+# two_at_a_time FUNCTION ITEM...: runs `FUNCTION ITEM` for every item, two at a time in the
+# background (the machine has two cores: oracle JVMs, fuzz targets); fails when any run failed.
+two_at_a_time() {
+  local run="$1" item pid status=0
+  local running=()
+  shift
+  for item in "$@"; do
+    "$run" "$item" &
+    running+=($!)
+    if (( ${#running[@]} >= 2 )); then
+      wait "${running[0]}" || status=1
+      running=("${running[@]:1}")
+    fi
+  done
+  for pid in "${running[@]}"; do
+    wait "$pid" || status=1
+  done
+  return "$status"
+}
+
 # step NAME COMMAND...: runs one step of a script, printing
 #   === NAME: COMMAND...
 #   === NAME: OK in N s        (or FAILED (exit S) in N s)
