@@ -47,4 +47,4 @@ mod registry;
 
 pub use encoder::{Encoder, EncoderKind, PLANS_KEPT};
 /// The read side: Kafka records back into Arrow rows, as Flink's JSON deserializers read them.
-pub use kjson_runtime::decode::{DecodedBatch, Decoder, OnError, RecordSide};
+pub use kjson_runtime::decode::{DecodedBatch, Decoder, OnError, RecordSide, TimestampLayout};

@@ -9,7 +9,7 @@ use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray, JString
 use jni::sys::{jboolean, jint, jlong, JNI_TRUE};
 use jni::JNIEnv;
 use kjson_arrow::ffi::handles;
-use kjson_arrow::{DecodedBatch, Decoder, OnError, RecordSide};
+use kjson_arrow::{DecodedBatch, Decoder, OnError, RecordSide, TimestampLayout};
 use kjson_runtime::{KjsonError, SinkSpec};
 
 use super::export::{self, Exported};
@@ -93,6 +93,22 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_setOnError<'local>
             decoder.set_on_error(on_error);
             Ok(())
         })
+    })
+}
+
+/// `asFlinkRows`: timestamps keep what Flink's rows keep ([`TimestampLayout::AsFlinkRows`]);
+/// otherwise the unit of their precision. Java exports the schema again after this.
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_setTimestampLayout<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    as_flink_rows: jboolean,
+) {
+    errors::guarded(&mut env, (), |_| {
+        let layout =
+            if as_flink_rows == JNI_TRUE { TimestampLayout::AsFlinkRows } else { TimestampLayout::ByPrecision };
+        with_decoder(handle, |decoder| Ok(decoder.set_timestamp_layout(layout)?))
     })
 }
 

@@ -15,6 +15,7 @@ use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType as ArrowType, Field, Fields, TimeUnit};
 
 use super::columns::{Blobs, Cells, Column, Nested};
+use super::TimestampLayout;
 use crate::error::{KjsonError, Result};
 use crate::types::{DataType, IntervalKind, LogicalType};
 
@@ -23,11 +24,12 @@ pub(crate) const NANO_OF_MILLI: &str = "nano_of_milli";
 
 /// The Arrow field of a decoded column: nullable (Flink does not check NOT NULL on read) except
 /// map keys.
-pub(crate) fn arrow_field(name: &str, ty: &DataType) -> Result<Field> {
-    Ok(Field::new(name, arrow_type(&ty.logical)?, true))
+pub(crate) fn arrow_field(name: &str, ty: &DataType, timestamps: TimestampLayout) -> Result<Field> {
+    Ok(Field::new(name, arrow_type(&ty.logical, timestamps)?, true))
 }
 
-fn arrow_type(ty: &LogicalType) -> Result<ArrowType> {
+fn arrow_type(ty: &LogicalType, timestamps: TimestampLayout) -> Result<ArrowType> {
+    let field = |name: &str, ty: &DataType| arrow_field(name, ty, timestamps);
     Ok(match ty {
         LogicalType::Boolean => ArrowType::Boolean,
         LogicalType::TinyInt => ArrowType::Int8,
@@ -46,31 +48,38 @@ fn arrow_type(ty: &LogicalType) -> Result<ArrowType> {
             4..=6 => ArrowType::Time64(TimeUnit::Microsecond),
             _ => ArrowType::Time64(TimeUnit::Nanosecond),
         },
-        LogicalType::Timestamp { precision } | LogicalType::TimestampLtz { precision } => match precision {
-            0 => ArrowType::Timestamp(TimeUnit::Second, None),
-            1..=3 => ArrowType::Timestamp(TimeUnit::Millisecond, None),
-            4..=6 => ArrowType::Timestamp(TimeUnit::Microsecond, None),
-            _ => ArrowType::Struct(timestamp_parts()),
-        },
-        LogicalType::Array(element) => ArrowType::List(Arc::new(arrow_field("element", element)?)),
-        LogicalType::Map { key, value } => map_type(key, value)?,
-        LogicalType::Multiset(element) => map_type(element, &DataType::nullable(LogicalType::Int))?,
-        LogicalType::Row(fields) => ArrowType::Struct(
-            fields.iter().map(|f| arrow_field(&f.name, &f.data_type)).collect::<Result<Vec<_>>>()?.into(),
-        ),
+        LogicalType::Timestamp { precision } | LogicalType::TimestampLtz { precision } => {
+            timestamp_type(*precision, timestamps)
+        }
+        LogicalType::Array(element) => ArrowType::List(Arc::new(field("element", element)?)),
+        LogicalType::Map { key, value } => map_type(key, value, timestamps)?,
+        LogicalType::Multiset(element) => map_type(element, &DataType::nullable(LogicalType::Int), timestamps)?,
+        LogicalType::Row(fields) => {
+            ArrowType::Struct(fields.iter().map(|f| field(&f.name, &f.data_type)).collect::<Result<Vec<_>>>()?.into())
+        }
         LogicalType::Unsupported { text, .. } => {
             return Err(KjsonError::type_error(format!("the JSON format cannot read type {text}")))
         }
     })
 }
 
+fn timestamp_type(precision: u8, timestamps: TimestampLayout) -> ArrowType {
+    match (precision, timestamps) {
+        (0, TimestampLayout::ByPrecision) => ArrowType::Timestamp(TimeUnit::Second, None),
+        (0..=3, _) => ArrowType::Timestamp(TimeUnit::Millisecond, None),
+        (4..=6, TimestampLayout::ByPrecision) => ArrowType::Timestamp(TimeUnit::Microsecond, None),
+        _ => ArrowType::Struct(timestamp_parts()),
+    }
+}
+
 pub(crate) fn timestamp_parts() -> Fields {
     vec![Field::new(EPOCH_MILLIS, ArrowType::Int64, false), Field::new(NANO_OF_MILLI, ArrowType::Int32, false)].into()
 }
 
-fn map_type(key: &DataType, value: &DataType) -> Result<ArrowType> {
-    let key = Field::new("key", arrow_type(&key.logical)?, false);
-    let entries = Field::new("items", ArrowType::Struct(vec![key, arrow_field("value", value)?].into()), false);
+fn map_type(key: &DataType, value: &DataType, timestamps: TimestampLayout) -> Result<ArrowType> {
+    let key = Field::new("key", arrow_type(&key.logical, timestamps)?, false);
+    let value = arrow_field("value", value, timestamps)?;
+    let entries = Field::new("items", ArrowType::Struct(vec![key, value].into()), false);
     Ok(ArrowType::Map(Arc::new(entries), false))
 }
 
@@ -168,5 +177,51 @@ fn timestamp_array(arrow: &ArrowType, parts: Cells<(i64, i32)>) -> ArrayRef {
             let columns: Vec<ArrayRef> = vec![Arc::new(Int64Array::from(millis)), Arc::new(Int32Array::from(nanos))];
             Arc::new(StructArray::new(timestamp_parts(), columns, nulls(valid)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{TimestampMicrosecondType, TimestampMillisecondType, TimestampSecondType};
+
+    use super::super::{Decoder, RecordSide, TimestampLayout};
+    use crate::options::Compatibility;
+    use crate::spec::SinkSpec;
+
+    const DDL: &str = "CREATE TABLE t (ts0 TIMESTAMP(0), ts6 TIMESTAMP_LTZ(6), ts9 TIMESTAMP(9)) WITH ('connector' = \
+                       'kafka', 'topic' = 't', 'format' = 'json')";
+    const RECORD: &[u8] =
+        br#"{"ts0":"1969-12-31 23:59:59.987","ts6":"2024-02-29 23:59:58.123456789Z","ts9":"1970-01-01 00:00:00.5"}"#;
+
+    fn decoded(timestamps: TimestampLayout) -> arrow_array::RecordBatch {
+        let spec = SinkSpec::from_source_ddl(DDL).expect("ddl");
+        let mut decoder = Decoder::open(spec, Compatibility::default()).expect("open");
+        decoder.set_timestamp_layout(timestamps).expect("layout");
+        let values = RecordSide { data: RECORD, offsets: &[0], lengths: &[RECORD.len() as i32] };
+        decoder.decode(None, values).expect("decode").batch
+    }
+
+    /// (epoch millis, nanos of the milli) of a parts struct's row 0.
+    fn parts(batch: &arrow_array::RecordBatch, column: usize) -> (i64, i32) {
+        let parts = batch.column(column).as_struct();
+        let millis = parts.column(0).as_primitive::<arrow_array::types::Int64Type>().value(0);
+        (millis, parts.column(1).as_primitive::<arrow_array::types::Int32Type>().value(0))
+    }
+
+    #[test]
+    fn by_precision_cuts_the_digits_past_the_unit() {
+        let batch = decoded(TimestampLayout::ByPrecision);
+        assert_eq!(batch.column(0).as_primitive::<TimestampSecondType>().value(0), -1);
+        assert_eq!(batch.column(1).as_primitive::<TimestampMicrosecondType>().value(0), 1_709_251_198_123_456);
+        assert_eq!(parts(&batch, 2), (500, 0));
+    }
+
+    #[test]
+    fn as_flink_rows_keeps_the_millis_to_precision_3_and_every_digit_above() {
+        let batch = decoded(TimestampLayout::AsFlinkRows);
+        assert_eq!(batch.column(0).as_primitive::<TimestampMillisecondType>().value(0), -13);
+        assert_eq!(parts(&batch, 1), (1_709_251_198_123, 456_789));
+        assert_eq!(parts(&batch, 2), (500, 0));
     }
 }

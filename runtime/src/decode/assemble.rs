@@ -15,7 +15,7 @@ use super::lexer::LexerBuffers;
 use super::message::{read_message, read_message_into, reads_into_columns};
 use super::side::{Failure, SideReader, DELETE, INSERT};
 use super::value::Value;
-use super::{DecodeSettings, DecodedBatch, OnError, RecordSide};
+use super::{DecodeSettings, DecodedBatch, OnError, RecordSide, TimestampLayout};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
 use crate::spec::{Format, IgnoredKind, SideSpec, SinkSpec};
@@ -43,6 +43,11 @@ pub struct Decoder {
     /// Per column, the key field that sets it.
     key_field_of: Vec<Option<usize>>,
     on_error: OnError,
+}
+
+fn arrow_schema(spec: &SinkSpec, timestamps: TimestampLayout) -> Result<SchemaRef> {
+    let fields = spec.columns.iter().map(|c| arrow_field(&c.name, &c.data_type, timestamps));
+    Ok(Arc::new(Schema::new(fields.collect::<Result<Vec<_>>>()?)))
 }
 
 /// The batch being decoded: the table's columns and each row's RowKind byte.
@@ -74,10 +79,9 @@ impl Decoder {
         for column in &mut spec.columns {
             column.data_type.logical = resolved(&column.data_type.logical, compatibility);
         }
-        let fields = spec.columns.iter().map(|c| arrow_field(&c.name, &c.data_type)).collect::<Result<Vec<_>>>()?;
+        let schema = arrow_schema(&spec, TimestampLayout::default())?;
         let key = spec.key.as_ref().map(|side| side_reader(&spec, side, compatibility)).transpose()?;
         let value = side_reader(&spec, &spec.value, compatibility)?;
-        let schema = Arc::new(Schema::new(fields));
         let has_metadata = spec.ignored_columns.iter().any(|c| c.kind == IgnoredKind::Metadata);
         let value_is_row = key.is_none()
             && value.projection.len() == spec.columns.len()
@@ -116,6 +120,13 @@ impl Decoder {
 
     pub fn spec(&self) -> &SinkSpec {
         &self.spec
+    }
+
+    /// Lays the timestamps of later batches out as `timestamps` says ([`TimestampLayout`]); the
+    /// schema changes with it.
+    pub fn set_timestamp_layout(&mut self, timestamps: TimestampLayout) -> Result<()> {
+        self.schema = arrow_schema(&self.spec, timestamps)?;
+        Ok(())
     }
 
     pub fn set_on_error(&mut self, on_error: OnError) {

@@ -148,6 +148,21 @@ pub enum OnError {
     Collect,
 }
 
+/// How timestamps are laid out in Arrow: the unit the column's precision gives, or every digit
+/// Flink's own rows keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TimestampLayout {
+    /// Flink's Arrow mapping: seconds at precision 0, milliseconds to 3, microseconds to 6, the
+    /// `epoch_millis` / `nano_of_milli` struct above. Digits past the unit are cut.
+    #[default]
+    ByPrecision,
+    /// What a Flink `TimestampData` read by the JSON formats holds once Flink's serializer has
+    /// carried it: milliseconds up to precision 3 (also at precision 0), and from precision 4 on
+    /// the struct with every digit the record had, past the declared precision too. For sources
+    /// that hand rows to Flink.
+    AsFlinkRows,
+}
+
 /// The settings one side's converters read.
 #[derive(Debug, Clone)]
 pub(crate) struct DecodeSettings {

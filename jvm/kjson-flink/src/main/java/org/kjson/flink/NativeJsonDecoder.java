@@ -40,10 +40,26 @@ public final class NativeJsonDecoder implements AutoCloseable {
         COLLECT
     }
 
+    /** How the decoded vectors hold timestamps. */
+    public enum TimestampLayout {
+        /**
+         * The unit the column's precision gives (Flink's Arrow mapping): seconds at precision 0,
+         * milliseconds to 3, microseconds to 6, a struct of {@code epoch_millis} and
+         * {@code nano_of_milli} above; digits past the unit are cut.
+         */
+        BY_PRECISION,
+        /**
+         * What Flink's own rows keep of a timestamp its JSON formats read: milliseconds up to
+         * precision 3 (precision 0 included), and from precision 4 on the struct with every digit
+         * the record had. For sources that hand rows on to Flink.
+         */
+        AS_FLINK_ROWS
+    }
+
     private final BufferAllocator allocator;
     /** The exported struct's type: the physical columns, then __row_kind and __record. */
-    private final Schema exportedSchema;
-    private final Schema schema;
+    private Schema exportedSchema;
+    private Schema schema;
     private final Object[] errorsOut = new Object[2];
     private OnError onError = OnError.FAIL;
     private long handle;
@@ -51,16 +67,22 @@ public final class NativeJsonDecoder implements AutoCloseable {
     private NativeJsonDecoder(long handle, BufferAllocator allocator) {
         this.handle = handle;
         this.allocator = allocator;
-        try (ArrowSchema exported = ArrowSchema.allocateNew(allocator)) {
-            exportSchema(handle, exported.memoryAddress());
-            this.exportedSchema = Data.importSchema(allocator, exported, null);
+        try {
+            importSchema();
         } catch (RuntimeException | Error e) {
             close(handle);
             this.handle = 0;
             throw e;
         }
+    }
+
+    private void importSchema() {
+        try (ArrowSchema exported = ArrowSchema.allocateNew(allocator)) {
+            exportSchema(handle, exported.memoryAddress());
+            exportedSchema = Data.importSchema(allocator, exported, null);
+        }
         List<org.apache.arrow.vector.types.pojo.Field> fields = exportedSchema.getFields();
-        this.schema = new Schema(fields.subList(0, fields.size() - 2));
+        schema = new Schema(fields.subList(0, fields.size() - 2));
     }
 
     /**
@@ -101,6 +123,17 @@ public final class NativeJsonDecoder implements AutoCloseable {
 
     public OnError onError() {
         return onError;
+    }
+
+    /**
+     * Sets how later batches hold timestamps ({@link TimestampLayout#BY_PRECISION} by default)
+     * and so {@link #schema()}; returns this decoder.
+     */
+    public NativeJsonDecoder timestampLayout(TimestampLayout layout) {
+        checkOpen();
+        setTimestampLayout(handle, Objects.requireNonNull(layout, "layout") == TimestampLayout.AS_FLINK_ROWS);
+        importSchema();
+        return this;
     }
 
     /** The Arrow schema of {@link DecodedBatch#root()}: the table's physical columns. */
@@ -253,6 +286,8 @@ public final class NativeJsonDecoder implements AutoCloseable {
     static native long openDdl(String ddl, String flinkVersion, String floatSpelling);
 
     static native void setOnError(long handle, boolean collect);
+
+    static native void setTimestampLayout(long handle, boolean asFlinkRows);
 
     /** Exports the struct type of the decoded arrays into the empty ArrowSchema at the address. */
     static native void exportSchema(long handle, long arrowSchemaAddress);

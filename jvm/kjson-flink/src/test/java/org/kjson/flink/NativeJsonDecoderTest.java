@@ -21,6 +21,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -381,6 +382,37 @@ class NativeJsonDecoderTest {
         assertTrue(spec.getMessage().contains("INTEGR"), spec.getMessage());
         assertThrows(IllegalArgumentException.class,
                 () -> NativeJsonDecoder.open(FLAT, new Compatibility("9.9", "jdk17"), allocator));
+    }
+
+    static final String TIMESTAMPS = "CREATE TABLE stamps (ts0 TIMESTAMP(0), ts6 TIMESTAMP(6), ts9 TIMESTAMP(9))"
+            + " WITH ('connector' = 'kafka', 'topic' = 'stamps', 'properties.bootstrap.servers' = 'localhost:9092',"
+            + " 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')";
+
+    /** The layout a source asks for keeps the digits Flink's deserializer reads past the precision. */
+    @Test
+    void timestampsAsFlinkRowsKeepTheDeserializersDigits() throws Exception {
+        StockKafkaSink sink = StockKafkaSink.create(TIMESTAMPS);
+        Input in = new Input();
+        in.addText(null, "{\"ts0\":\"1969-12-31 23:59:59.987654\",\"ts6\":\"2024-02-29 23:59:58.123456789\","
+                + "\"ts9\":\"2024-02-29 23:59:58.1\"}");
+        List<RowData> flink = StockKafkaSource.of(sink.table()).deserialize(null, in.values().get(0));
+        assertEquals(1, flink.size());
+        TimestampData ts0 = flink.get(0).getTimestamp(0, 0);
+        TimestampData ts6 = flink.get(0).getTimestamp(1, 6);
+        assertEquals(654_000, ts0.getNanoOfMillisecond(), "Flink's deserializer keeps the digits past precision 0");
+        try (NativeJsonDecoder decoder = NativeJsonDecoder.open(TIMESTAMPS, TARGET, allocator)) {
+            try (DecodedBatch cut = decoder.decode(null, in.values())) {
+                assertEquals(LocalDateTime.of(1969, 12, 31, 23, 59, 59), arrow(cut.root().getVector(0), 0));
+                assertEquals(LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_456_000), arrow(cut.root().getVector(1), 0));
+            }
+            decoder.timestampLayout(NativeJsonDecoder.TimestampLayout.AS_FLINK_ROWS);
+            assertEquals("Timestamp(MILLISECOND, null)", decoder.schema().getFields().get(0).getType().toString());
+            try (DecodedBatch kept = decoder.decode(null, in.values())) {
+                assertEquals(ts0.getMillisecond(), ((TimeStampMilliVector) kept.root().getVector(0)).get(0));
+                assertEquals(List.of(ts6.getMillisecond(), ts6.getNanoOfMillisecond()),
+                        arrow(kept.root().getVector(1), 0));
+            }
+        }
     }
 
     @Test

@@ -13,10 +13,6 @@ import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableFactory;
-import org.apache.flink.table.types.logical.LocalZonedTimestampType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.TimestampType;
 import org.kjson.flink.Compatibility;
 import org.kjson.flink.KjsonException;
 import org.kjson.flink.NativeJsonDecoder;
@@ -39,8 +35,7 @@ import org.slf4j.LoggerFactory;
  *       options and column types it cannot read as Flink does. Where the library cannot load,
  *       planning goes on (logged) and the check runs when the reader opens.</li>
  * </ol>
- * Column types whose digits the decoder would cut ({@link #checkTimestampPrecisions}) are
- * refused too. A value-format metadata column ({@code value.*}) is refused when the planner applies it
+ * A value-format metadata column ({@code value.*}) is refused when the planner applies it
  * ({@link KjsonKafkaDynamicSource}).
  */
 final class KjsonTableSourcePlanning {
@@ -70,7 +65,6 @@ final class KjsonTableSourcePlanning {
         }
         SinkDescription table = SinkDescription.of(context.getCatalogTable().getResolvedSchema(), options)
                 .named(tableName);
-        checkTimestampPrecisions(table.physicalRowType());
         validateNatively(table);
         Integer parallelism = Configuration.fromMap(stockOptions).getOptional(SCAN_PARALLELISM).orElse(null);
         return new KjsonKafkaDynamicSource(kafka, new SourceDecoding(table, List.of(), nativePolicy), identifier,
@@ -87,46 +81,6 @@ final class KjsonTableSourcePlanning {
         if (key != null && !key.equals("json")) {
             throw refused("key.format", key, "keys in the format 'json'");
         }
-    }
-
-    /**
-     * The native decoder hands timestamps out in Arrow units chosen by precision: seconds for 0,
-     * micros for 4 to 6. Flink's JSON formats keep the record's digits beyond the column's
-     * precision (milliseconds at precision 0, nanoseconds from 4 on), so a TIMESTAMP(0) or
-     * TIMESTAMP(4..6) column (or TIMESTAMP_LTZ, at any depth) would read fewer digits than the
-     * stock source whenever a record carries more than the column declares. Refused until the
-     * decoder carries them.
-     */
-    private void checkTimestampPrecisions(RowType row) {
-        for (RowType.RowField field : row.getFields()) {
-            LogicalType lossy = lossyTimestamp(field.getType());
-            if (lossy != null) {
-                throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' cannot be read"
-                        + " row-identically to '%s' by kjson: column '%s' has type %s, and kjson's native decoder keeps"
-                        + " %s of a timestamp where Flink's format keeps every digit the record has (precisions 1 to"
-                        + " 3 and 7 to 9 are read as Flink reads them; to read this table as it is, use 'connector' ="
-                        + " '%s')", tableName, identifier, stockIdentifier, field.getName(), field.getType(),
-                        precision(lossy) == 0 ? "the seconds" : "the microseconds", stockIdentifier));
-            }
-        }
-    }
-
-    private static LogicalType lossyTimestamp(LogicalType type) {
-        if (type instanceof TimestampType || type instanceof LocalZonedTimestampType) {
-            int precision = precision(type);
-            return precision == 0 || (precision >= 4 && precision <= 6) ? type : null;
-        }
-        for (LogicalType child : type.getChildren()) {
-            LogicalType lossy = lossyTimestamp(child);
-            if (lossy != null) {
-                return lossy;
-            }
-        }
-        return null;
-    }
-
-    private static int precision(LogicalType type) {
-        return type instanceof TimestampType t ? t.getPrecision() : ((LocalZonedTimestampType) type).getPrecision();
     }
 
     private ValidationException refused(String option, String format, String decoded) {

@@ -73,21 +73,30 @@ class ScanParityTest {
                 "SELECT id, r.b, m['k1'], CARDINALITY(items) FROM t WHERE id IS NOT NULL AND id <> 2");
     }
 
-    static final String TEMPORAL = "CREATE TABLE t (id INT, ts1 TIMESTAMP(1), ts3 TIMESTAMP(3), ts9 TIMESTAMP(9),\n"
-            + "  ltz3 TIMESTAMP_LTZ(3), ltz7 TIMESTAMP_LTZ(7), tm TIME, tm3 TIME(3), r ROW<t TIMESTAMP(2)>\n"
+    static final String TEMPORAL = "CREATE TABLE t (id INT, ts0 TIMESTAMP(0), ts1 TIMESTAMP(1), ts3 TIMESTAMP(3),\n"
+            + "  ts5 TIMESTAMP(5), ts6 TIMESTAMP(6), ts9 TIMESTAMP(9), ltz3 TIMESTAMP_LTZ(3), ltz6 TIMESTAMP_LTZ(6),\n"
+            + "  ltz7 TIMESTAMP_LTZ(7), tm TIME, tm3 TIME(3), r ROW<t TIMESTAMP(2), u ARRAY<TIMESTAMP(4)>>\n"
             + ") WITH (\n  'connector' = '%1$s',\n  'topic' = '%2$s',\n" + BOUNDED
             + "  'format' = 'json'\n)";
 
-    /** Records with more digits than their columns declare: Flink keeps the milliseconds up to precision 3. */
+    /**
+     * Records with more digits than their columns declare: Flink's rows keep the milliseconds up
+     * to precision 3 (precision 0 included), every digit from precision 4 on.
+     */
     @Test
     void timestampsWithMoreDigitsThanTheColumnReadTheStockRows() throws Exception {
         String topic = ScanRun.topic("scan-temporal", 1);
         ScanRun.produce(List.of(
-                ScanRun.text(topic, null, "{\"id\":1,\"ts1\":\"2024-02-29 23:59:58.987654\","
-                        + "\"ts3\":\"2024-02-29 23:59:58.123456789\",\"ts9\":\"2024-02-29 23:59:58.123456789\","
-                        + "\"ltz3\":\"2024-02-29 23:59:58.5Z\",\"ltz7\":\"2024-02-29 23:59:58.123456789Z\","
-                        + "\"tm\":\"23:59:58.123\",\"tm3\":\"12:00:00.123456\",\"r\":{\"t\":\"2000-01-01 00:00:00.999\"}}"),
-                ScanRun.text(topic, null, "{\"id\":2,\"ts1\":\"1969-12-31 23:59:59.999\",\"ts3\":\"1970-01-01 00:00:00\","
+                ScanRun.text(topic, null, "{\"id\":1,\"ts0\":\"2024-02-29 23:59:58.987654\","
+                        + "\"ts1\":\"2024-02-29 23:59:58.987654\","
+                        + "\"ts3\":\"2024-02-29 23:59:58.123456789\",\"ts5\":\"1969-12-31 23:59:59.123456789\","
+                        + "\"ts6\":\"2024-02-29 23:59:58.1234567\",\"ts9\":\"2024-02-29 23:59:58.123456789\","
+                        + "\"ltz3\":\"2024-02-29 23:59:58.5Z\",\"ltz6\":\"2024-02-29 23:59:58.000000001Z\","
+                        + "\"ltz7\":\"2024-02-29 23:59:58.123456789Z\",\"tm\":\"23:59:58.123\","
+                        + "\"tm3\":\"12:00:00.123456\",\"r\":{\"t\":\"2000-01-01 00:00:00.999\","
+                        + "\"u\":[\"2000-01-01 00:00:00.12345678\",null]}}"),
+                ScanRun.text(topic, null, "{\"id\":2,\"ts0\":\"1969-12-31 23:59:59.5\",\"ts1\":\"1969-12-31 23:59:59.999\","
+                        + "\"ts3\":\"1970-01-01 00:00:00\",\"ts6\":\"1970-01-01 00:00:00.000001\","
                         + "\"tm\":\"00:00:00\",\"tm3\":\"00:00:01.5\"}")));
         assertSameRead(TEMPORAL, "kafka", "kjson-kafka", topic, "SELECT * FROM t");
     }

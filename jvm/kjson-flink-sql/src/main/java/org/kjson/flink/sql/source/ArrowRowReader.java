@@ -46,8 +46,9 @@ import org.apache.flink.table.types.logical.RowType;
  * {@link StringData}, {@link DecimalData}, {@link TimestampData}, {@link GenericArrayData},
  * {@link GenericMapData}): copies, so the batch can be closed at once. The Arrow layout is the
  * native decoder's (the encoder's mapping): TIME as seconds, millis, micros or nanos of the day
- * by precision, TIMESTAMP and TIMESTAMP_LTZ as seconds, millis or micros, and 7 to 9 digits as a
- * struct of epoch millis and nanos of the milli; a MULTISET as a map to INT counts.
+ * by precision, TIMESTAMP and TIMESTAMP_LTZ as seconds, millis or micros, or as a struct of epoch
+ * millis and nanos of the milli (precisions 7 to 9, and 4 to 6 in the layout the source asks for,
+ * which keeps Flink's digits); a MULTISET as a map to INT counts.
  */
 final class ArrowRowReader {
     /** One column of one batch: the internal value of row {@code row}, or null. */
@@ -166,7 +167,7 @@ final class ArrowRowReader {
                 return TimestampData.fromEpochMillis(Math.floorDiv(value, 1000), (int) Math.floorMod(value, 1000) * 1000);
             };
         }
-        // TIMESTAMP(7..9): epoch millis and nanos of the milli.
+        // Epoch millis and nanos of the milli.
         StructVector parts = (StructVector) vector;
         BigIntVector millis = (BigIntVector) parts.getChildByOrdinal(0);
         IntVector nanos = (IntVector) parts.getChildByOrdinal(1);

@@ -138,7 +138,8 @@ final class FetchDecoder implements AutoCloseable {
             allocator = new RootAllocator();
             try {
                 decoder = NativeJsonDecoder.open(decoding.table(), Compatibility.ofRunningFlink(), allocator)
-                        .onError(NativeJsonDecoder.OnError.COLLECT);
+                        .onError(NativeJsonDecoder.OnError.COLLECT)
+                        .timestampLayout(NativeJsonDecoder.TimestampLayout.AS_FLINK_ROWS);
             } catch (RuntimeException | Error e) {
                 allocator.close();
                 allocator = null;
