@@ -8,6 +8,9 @@
 #   scripts/e2e-bench.sh [q0 rows] [q19 rows] [parallelism] [passes]
 # Defaults: 3000000 1000000 1 3. Release native build only. BENCH_OPTS adds JVM options, e.g.
 # BENCH_OPTS='-Dbench.producer=default' (Kafka's 16 KiB batches) or '-Dbench.object-reuse=true'.
+# BENCH_OPTS='-Dbench.input=kafka' reads the bids from a json input topic instead (written once by
+# the stock sink) with three jobs per query: kafka -> stock sink, kjson-kafka -> stock sink and
+# kjson on both sides, ratios against the first; '-Dbench.input=both' runs both sets.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -33,6 +33,11 @@ import org.kjson.flink.sql.broker.KafkaBroker;
  * checkpoint interval, exactly-once, and the producer settings of schemas/q0.sql and q19.sql
  * ({@code batch.size} 512 KiB, {@code linger.ms} 20).
  *
+ * <p>With {@code bench.input=kafka} the bids are first written once as json to an input topic
+ * (two partitions, by the stock sink), and each job reads them back with a bounded table:
+ * stock source and sink, the {@code kjson-kafka} source with the stock sink, and kjson on both
+ * sides. {@code bench.input=both} runs the generator jobs and then these.
+ *
  * <p>Throughput is input rows over the span between the first and the last record the sink
  * sent (the producer stamps each record: startup and the final checkpoint wait are left out);
  * the job's wall time is reported too. Both runs' topics are read back (read_committed) and
@@ -68,6 +73,15 @@ public final class EndToEndBenchmark {
     /** One Nexmark query: its sink DDL file, the INSERT, and the two connectors compared. */
     record Query(String name, String stockConnector, String kjsonConnector, String insert) {}
 
+    /** Where a job reads the bids ({@link #GENERATOR}, or a Kafka connector) and the sink connector it writes with. */
+    record Pair(String source, String sink) {
+        static final String GENERATOR = "generator";
+
+        String label() {
+            return source + " -> " + sink;
+        }
+    }
+
     static final Query Q0 = new Query("q0", "kafka", "kjson-kafka",
             "INSERT INTO nexmark_q0 SELECT auction, bidder, price, `dateTime`, extra FROM bid");
     static final Query Q19 = new Query("q19", "upsert-kafka", "kjson-upsert-kafka",
@@ -88,17 +102,26 @@ public final class EndToEndBenchmark {
                     + " object reuse %s, producer settings %s; broker %s (KRaft, child JVM)%n", Runtime.version(),
                     Runtime.getRuntime().availableProcessors(), bench.parallelism, bench.checkpointMillis, PARTITIONS,
                     bench.objectReuse, bench.producer, broker.bootstrapServers());
+            String input = System.getProperty("bench.input", "generator");
+            boolean generator = input.equals("generator") || input.equals("both");
+            boolean kafka = input.equals("kafka") || input.equals("both");
+            if (!generator && !kafka) {
+                throw new IllegalArgumentException("bench.input is 'generator', 'kafka' or 'both', not '" + input + "'");
+            }
             // Warm-up: JIT, the planner, the native library; not reported.
             long warmupRows = Long.getLong("bench.warmup.rows", 300_000);
-            bench.run(Q0, Q0.stockConnector, warmupRows, false);
-            bench.run(Q0, Q0.kjsonConnector, warmupRows, false);
+            for (Pair pair : bench.pairs(Q0, kafka && !generator)) {
+                bench.run(Q0, pair, warmupRows, false);
+            }
             List<String> table = new ArrayList<>();
             List<String> profiles = new ArrayList<>();
-            table.add("| query | connector | rows in | records out | rows/s, median | rows/s, each pass | job wall s |"
+            table.add("| query | source -> sink | rows in | records out | rows/s, median | rows/s, each pass | job wall s |"
                     + " ratio |");
             table.add("|---|---|---:|---:|---:|---:|---:|---:|");
-            bench.compare(Q0, q0Rows, passes, table, profiles);
-            bench.compare(Q19, q19Rows, passes, table, profiles);
+            for (boolean fromKafka : kafka && generator ? List.of(false, true) : List.of(kafka)) {
+                bench.compare(Q0, bench.pairs(Q0, fromKafka), q0Rows, passes, table, profiles);
+                bench.compare(Q19, bench.pairs(Q19, fromKafka), q19Rows, passes, table, profiles);
+            }
             System.out.println();
             table.forEach(System.out::println);
             System.out.println();
@@ -106,30 +129,42 @@ public final class EndToEndBenchmark {
         }
     }
 
-    /**
-     * Alternating passes (stock, kjson, stock, kjson, ...) so that both see the same machine load;
-     * the median pass of each is reported (and every pass's rows/s), the last pass is profiled.
-     */
-    private void compare(Query query, long rows, int passes, List<String> table, List<String> profiles) throws Exception {
-        List<RunResult> stock = new ArrayList<>();
-        List<RunResult> kjson = new ArrayList<>();
-        for (int pass = 0; pass < passes; pass++) {
-            boolean profile = pass == passes - 1;
-            stock.add(run(query, query.stockConnector, rows, profile));
-            kjson.add(run(query, query.kjsonConnector, rows, profile));
+    /** The jobs compared: the first is the baseline of the ratios. */
+    private List<Pair> pairs(Query query, boolean fromKafka) {
+        if (!fromKafka) {
+            return List.of(new Pair(Pair.GENERATOR, query.stockConnector), new Pair(Pair.GENERATOR, query.kjsonConnector));
         }
-        RunResult stockMedian = median(stock);
-        RunResult kjsonMedian = median(kjson);
-        boolean identical = stock.stream().allMatch(r -> r.stats.sameRecords(kjson.get(0).stats))
-                && kjson.stream().allMatch(r -> r.stats.sameRecords(kjson.get(0).stats));
-        table.add(stockMedian.row(query, "1.00", stock));
-        table.add(kjsonMedian.row(query, String.format(Locale.ROOT, "%.2f",
-                kjsonMedian.rowsPerSecond() / stockMedian.rowsPerSecond()), kjson));
+        return List.of(new Pair("kafka", query.stockConnector), new Pair("kjson-kafka", query.stockConnector),
+                new Pair("kjson-kafka", query.kjsonConnector));
+    }
+
+    /**
+     * Alternating passes (each pair once per pass) so that all see the same machine load; the
+     * median pass of each is reported (and every pass's rows/s), the last pass is profiled.
+     */
+    private void compare(Query query, List<Pair> pairs, long rows, int passes, List<String> table,
+            List<String> profiles) throws Exception {
+        List<List<RunResult>> results = new ArrayList<>();
+        pairs.forEach(pair -> results.add(new ArrayList<>()));
+        for (int pass = 0; pass < passes; pass++) {
+            for (int p = 0; p < pairs.size(); p++) {
+                results.get(p).add(run(query, pairs.get(p), rows, pass == passes - 1));
+            }
+        }
+        RunResult baseline = median(results.get(0));
+        TopicStats first = results.get(0).get(0).stats;
+        boolean identical = results.stream().flatMap(List::stream).allMatch(r -> r.stats.sameRecords(first));
+        for (List<RunResult> runs : results) {
+            RunResult median = median(runs);
+            table.add(median.row(query, String.format(Locale.ROOT, "%.2f",
+                    median.rowsPerSecond() / baseline.rowsPerSecond()), runs));
+        }
         profiles.add(String.format("%s: every run's topic holds the same records (count and digest): %s", query.name,
                 identical ? "yes" : "NO"));
-        for (RunResult r : List.of(stock.get(passes - 1), kjson.get(passes - 1))) {
-            profiles.add(String.format(Locale.ROOT, "%s %s (last pass, %,.0f rows/s, JFR):", query.name, r.connector,
-                    r.rowsPerSecond()));
+        for (List<RunResult> runs : results) {
+            RunResult r = runs.get(passes - 1);
+            profiles.add(String.format(Locale.ROOT, "%s %s (last pass, %,.0f rows/s, JFR):", query.name,
+                    r.pair.label(), r.rowsPerSecond()));
             profiles.addAll(r.profile.summary(6));
         }
     }
@@ -140,12 +175,16 @@ public final class EndToEndBenchmark {
         return sorted.get(sorted.size() / 2);
     }
 
-    private RunResult run(Query query, String connector, long rows, boolean profile) throws Exception {
-        String runId = query.name + "-" + connector + "-" + (++runs);
+    private RunResult run(Query query, Pair pair, long rows, boolean profile) throws Exception {
+        String from = pair.source.equals(Pair.GENERATOR) ? "" : pair.source + "-";
+        String runId = query.name + "-" + from + pair.sink + "-" + (++runs);
         String topic = "bench-" + runId;
         broker.createTopic(topic, PARTITIONS);
         StreamTableEnvironment tableEnv = tableEnvironment(rows);
-        tableEnv.executeSql(sinkDdl(query, connector, topic, runId));
+        if (!pair.source.equals(Pair.GENERATOR)) {
+            tableEnv.executeSql(inputTable("bid", pair.source, inputTopic(rows)));
+        }
+        tableEnv.executeSql(sinkDdl(query, pair.sink, topic, runId));
         Recording recording = profile ? startRecording() : null;
         long started = System.nanoTime();
         tableEnv.executeSql(query.insert).await(30, TimeUnit.MINUTES);
@@ -159,7 +198,7 @@ public final class EndToEndBenchmark {
             sinkProfile = SinkProfile.read(file);
         }
         TopicStats stats = TopicStats.read(broker.bootstrapServers(), topic);
-        RunResult result = new RunResult(connector, rows, stats, wallSeconds, sinkProfile);
+        RunResult result = new RunResult(pair, rows, stats, wallSeconds, sinkProfile);
         System.out.printf(Locale.ROOT, "%-22s %,d rows -> %,d records, %,.0f rows/s, wall %.1f s%n", runId, rows,
                 stats.records, result.rowsPerSecond(), wallSeconds);
         return result;
@@ -178,8 +217,39 @@ public final class EndToEndBenchmark {
         StreamTableEnvironment tableEnv = StreamTableEnvironment.create(env);
         DataStream<RowData> bids = env.fromSource(new DataGeneratorSource<>(new NexmarkBids(), rows,
                 InternalTypeInfo.of(NexmarkBids.ROW_TYPE)), WatermarkStrategy.noWatermarks(), "nexmark-bids");
-        tableEnv.createTemporaryView("bid", tableEnv.fromDataStream(bids));
+        tableEnv.createTemporaryView(GENERATED, tableEnv.fromDataStream(bids));
+        tableEnv.createTemporaryView("bid", tableEnv.from(GENERATED));
         return tableEnv;
+    }
+
+    private static final String GENERATED = "generated_bid";
+    /** The input topic of each row count, written once. */
+    private final Map<Long, String> inputTopics = new java.util.HashMap<>();
+
+    /** The topic holding {@code rows} generated bids as json (written by the stock sink on first use). */
+    private String inputTopic(long rows) throws Exception {
+        String known = inputTopics.get(rows);
+        if (known != null) {
+            return known;
+        }
+        String topic = "bench-input-" + rows;
+        broker.createTopic(topic, PARTITIONS);
+        StreamTableEnvironment tableEnv = tableEnvironment(rows);
+        tableEnv.executeSql(inputTable("bid_in", "kafka", topic));
+        long started = System.nanoTime();
+        tableEnv.executeSql("INSERT INTO bid_in SELECT * FROM " + GENERATED).await(30, TimeUnit.MINUTES);
+        System.out.printf(Locale.ROOT, "input topic %s: %,d bids written in %.1f s%n", topic, rows,
+                (System.nanoTime() - started) / 1e9);
+        inputTopics.put(rows, topic);
+        return topic;
+    }
+
+    /** The bids as a json table on {@code topic}, read from the start to the end offsets of the job's start. */
+    private String inputTable(String name, String connector, String topic) {
+        return "CREATE TABLE " + name + " (" + NexmarkBids.COLUMNS + ") WITH ('connector' = '" + connector
+                + "', 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" + broker.bootstrapServers()
+                + "', 'properties.group.id' = 'bench', 'scan.startup.mode' = 'earliest-offset',"
+                + " 'scan.bounded.mode' = 'latest-offset', 'format' = 'json')";
     }
 
     /** The repository's sink DDL with the connector, topic, broker and transactional id prefix of this run. */
@@ -213,14 +283,14 @@ public final class EndToEndBenchmark {
     }
 
     private static final class RunResult {
-        final String connector;
+        final Pair pair;
         final long rows;
         final TopicStats stats;
         final double wallSeconds;
         final SinkProfile profile;
 
-        RunResult(String connector, long rows, TopicStats stats, double wallSeconds, SinkProfile profile) {
-            this.connector = connector;
+        RunResult(Pair pair, long rows, TopicStats stats, double wallSeconds, SinkProfile profile) {
+            this.pair = pair;
             this.rows = rows;
             this.stats = stats;
             this.wallSeconds = wallSeconds;
@@ -234,8 +304,8 @@ public final class EndToEndBenchmark {
         String row(Query query, String ratio, List<RunResult> passes) {
             String each = passes.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r.rowsPerSecond()))
                     .collect(java.util.stream.Collectors.joining(" / "));
-            return String.format(Locale.ROOT, "| %s | %s | %,d | %,d | %,.0f | %s | %.1f | %s |", query.name, connector,
-                    rows, stats.records, rowsPerSecond(), each, wallSeconds, ratio);
+            return String.format(Locale.ROOT, "| %s | %s | %,d | %,d | %,.0f | %s | %.1f | %s |", query.name,
+                    pair.label(), rows, stats.records, rowsPerSecond(), each, wallSeconds, ratio);
         }
     }
 }
