@@ -1,7 +1,5 @@
 package org.kjson.flink.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +31,7 @@ import org.kjson.flink.NativeJsonEncoder;
 import org.kjson.flink.SinkDescription;
 import org.kjson.flink.arrow.ArrowSchemas;
 import org.kjson.flink.arrow.RowDataArrowWriter;
+import org.kjson.flink.bench.Passes.Timing;
 import org.kjson.flink.support.StockKafkaSink;
 
 /**
@@ -66,7 +65,7 @@ public final class EncodeBenchmark {
         Path schemas = Paths.get(System.getProperty("kjson.schemas", "../../schemas"));
         EncodeBenchmark bench = new EncodeBenchmark(batchRows, passes);
         System.out.printf("JVM %s, %s; %d rows per pass, %d rows per batch, median of %d passes, %s clock%n",
-                Runtime.version(), Compatibility.ofRunningFlink(), rows, batchRows, passes, CPU_CLOCK ? "thread CPU" : "wall");
+                Runtime.version(), Compatibility.ofRunningFlink(), rows, batchRows, passes, Passes.clockName());
         for (String query : new String[] {"q0", "q19"}) {
             String ddl = Files.readString(schemas.resolve(query + ".sql"), StandardCharsets.UTF_8);
             bench.run(query, StockKafkaSink.create(ddl.replaceAll("(?m)^--.*$", "").replace(";", "")), rows);
@@ -144,8 +143,8 @@ public final class EncodeBenchmark {
             Split arrowSplit = new Split();
             Split directSplit = new Split();
             Split rowSplit = new Split();
-            Timing[] timings = measure(List.of(() -> stockPass(stock, rows), () -> arrowPass(arrays, roots, kinds, arrowSplit),
-                    () -> arrowPass(direct, roots, kinds, directSplit), () -> rowDataPass(direct, writer, rows, rowSplit)));
+            Timing[] timings = Passes.measure(List.of(() -> stockPass(stock, rows), () -> arrowPass(arrays, roots, kinds, arrowSplit),
+                    () -> arrowPass(direct, roots, kinds, directSplit), () -> rowDataPass(direct, writer, rows, rowSplit)), passes);
             report(query, count, bytes, timings[0], timings[1], timings[2], timings[3], new Split[] {arrowSplit, directSplit, rowSplit});
             roots.forEach(VectorSchemaRoot::close);
         }
@@ -270,49 +269,6 @@ public final class EncodeBenchmark {
         void reset() {
             batching = export = callTotal = nativeImport = nativeEncode = nativeHandoff = materialize = 0;
         }
-    }
-
-    record Timing(double medianSeconds, double[] all) {}
-
-    /**
-     * {@code -Dkjson.bench.clock=cpu} times passes with this thread's CPU time instead of the wall
-     * clock: on a machine shared with other jobs it leaves out the time spent waiting for a core
-     * (it also leaves out GC threads, so allocation-heavy contenders look a little faster).
-     */
-    private static final boolean CPU_CLOCK = "cpu".equals(System.getProperty("kjson.bench.clock"));
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
-    private static long now() {
-        return CPU_CLOCK ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
-    }
-
-    /**
-     * Warms each contender up for 3 s, then times their passes in turn (one pass of each per
-     * round), so a change in the machine's load during the run reaches every contender alike and
-     * the same-run ratios hold.
-     */
-    private Timing[] measure(List<Runnable> contenders) {
-        for (Runnable pass : contenders) {
-            long warmupEnd = System.nanoTime() + 3_000_000_000L;
-            while (System.nanoTime() < warmupEnd) {
-                pass.run();
-            }
-        }
-        double[][] seconds = new double[contenders.size()][passes];
-        for (int p = 0; p < passes; p++) {
-            for (int c = 0; c < contenders.size(); c++) {
-                long start = now();
-                contenders.get(c).run();
-                seconds[c][p] = (now() - start) / 1e9;
-            }
-        }
-        Timing[] timings = new Timing[contenders.size()];
-        for (int c = 0; c < timings.length; c++) {
-            double[] sorted = seconds[c].clone();
-            Arrays.sort(sorted);
-            timings[c] = new Timing(sorted[passes / 2], seconds[c]);
-        }
-        return timings;
     }
 
     private void report(String query, int rows, long bytes, Timing stock, Timing arrowArrays, Timing arrowDirect, Timing fromRows,

@@ -92,6 +92,11 @@ public final class StockKafkaSource {
         return rows;
     }
 
+    /** Hands Flink's rows of one record to {@code out} as the source reader gets them: not copied, maybe reused. */
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RowData> out) throws Exception {
+        schema.deserialize(record, out);
+    }
+
     private static Object fieldOfType(Object owner, Class<?> type) throws IllegalAccessException {
         for (Class<?> c = owner.getClass(); c != null; c = c.getSuperclass()) {
             for (Field field : c.getDeclaredFields()) {

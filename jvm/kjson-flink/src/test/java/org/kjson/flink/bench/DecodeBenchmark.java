@@ -1,0 +1,249 @@
+package org.kjson.flink.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Random;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.kjson.flink.Compatibility;
+import org.kjson.flink.DecodedBatch;
+import org.kjson.flink.NativeJsonDecoder;
+import org.kjson.flink.SinkDescription;
+import org.kjson.flink.bench.Passes.Timing;
+import org.kjson.flink.support.StockKafkaSink;
+import org.kjson.flink.support.StockKafkaSource;
+
+/**
+ * The read side on the same record bytes: (1) Flink's Kafka source deserializer of the table
+ * (the format factory's deserializer under the connector's record deserializer, one record at a
+ * time), (2) the native decoder over JNI, one slab per batch, to Arrow, (3) the same plus every
+ * value copied into GenericRowData ({@link FlatArrowRows}). Checks row counts and the first rows
+ * before timing; reports the median of several interleaved passes and the split of (3).
+ *
+ * <p>Run with scripts/jvm-bench.sh --decode (release native build). Arguments: records (default
+ * 200000), records per batch (default 4096), passes (default 7).
+ */
+public final class DecodeBenchmark {
+    private static final int CHECKED_RECORDS = 300;
+    private static final String CDC_DDL = "CREATE TABLE bids_cdc (auction BIGINT, bidder BIGINT, price BIGINT,"
+            + " `dateTime` TIMESTAMP(3), extra VARCHAR) WITH ('connector' = 'kafka', 'topic' = 'bids_cdc',"
+            + " 'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset',"
+            + " 'format' = 'debezium-json')";
+
+    private final int batchRecords;
+    private final int passes;
+    private long sink;
+    private long decodeNanos;
+    private long rowDataNanos;
+
+    private DecodeBenchmark(int batchRecords, int passes) {
+        this.batchRecords = batchRecords;
+        this.passes = passes;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int records = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+        int batchRecords = args.length > 1 ? Integer.parseInt(args[1]) : 4096;
+        int passes = args.length > 2 ? Integer.parseInt(args[2]) : 7;
+        Path schemas = Paths.get(System.getProperty("kjson.schemas", "../../schemas"));
+        System.out.printf("JVM %s, %s; %d records per pass, %d records per batch, median of %d passes, %s clock%n",
+                Runtime.version(), Compatibility.ofRunningFlink(), records, batchRecords, passes, Passes.clockName());
+        StockKafkaSink bids = StockKafkaSink.create(ddl(schemas, "q0"));
+        List<RowData> rows = EncodeBenchmark.nexmarkRows(bids.physicalRowType(), records, 19);
+        List<byte[]> bidValues = new ArrayList<>(records);
+        rows.forEach(row -> bidValues.add(bids.serialize(row).value()));
+        DecodeBenchmark bench = new DecodeBenchmark(batchRecords, passes);
+        bench.run("Nexmark bids (json, schemas/q0.sql)", bids, bidValues);
+        bench.run("Nexmark bids as a debezium-json changelog (c/u/d)", StockKafkaSink.create(CDC_DDL),
+                changelog(bidValues, 7));
+    }
+
+    private static String ddl(Path schemas, String name) throws Exception {
+        String ddl = Files.readString(schemas.resolve(name + ".sql"), StandardCharsets.UTF_8);
+        String table = ddl.replaceAll("(?m)^--.*$", "").replace(";", "").strip();
+        // A sink DDL: a source of it needs a start position.
+        return table.substring(0, table.length() - 1) + ", 'scan.startup.mode' = 'earliest-offset')";
+    }
+
+    /**
+     * Debezium envelopes of the bid rows as Flink's debezium-json writer spells them: 50% creates,
+     * 35% updates (the previous bid before, this one after: two rows), 15% deletes.
+     */
+    static List<byte[]> changelog(List<byte[]> rowJson, long seed) {
+        Random random = new Random(seed);
+        List<byte[]> out = new ArrayList<>(rowJson.size());
+        for (int i = 0; i < rowJson.size(); i++) {
+            String row = new String(rowJson.get(i), StandardCharsets.UTF_8);
+            String previous = new String(rowJson.get(Math.max(0, i - 1)), StandardCharsets.UTF_8);
+            int k = random.nextInt(20);
+            String envelope = k < 10 ? "{\"before\":null,\"after\":" + row + ",\"op\":\"c\"}"
+                    : k < 17 ? "{\"before\":" + previous + ",\"after\":" + row + ",\"op\":\"u\"}"
+                    : "{\"before\":" + row + ",\"after\":null,\"op\":\"d\"}";
+            out.add(envelope.getBytes(StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    /** One batch's value slab, packed before timing (the SQL source packs a fetch the same way). */
+    record Slab(byte[] data, int[] offsets, int[] lengths) {
+        static Slab of(List<byte[]> values) {
+            int total = values.stream().mapToInt(v -> v.length).sum();
+            byte[] data = new byte[total];
+            int[] offsets = new int[values.size()];
+            int[] lengths = new int[values.size()];
+            int at = 0;
+            for (int i = 0; i < values.size(); i++) {
+                offsets[i] = at;
+                lengths[i] = values.get(i).length;
+                System.arraycopy(values.get(i), 0, data, at, lengths[i]);
+                at += lengths[i];
+            }
+            return new Slab(data, offsets, lengths);
+        }
+    }
+
+    private void run(String name, StockKafkaSink table, List<byte[]> values) throws Exception {
+        StockKafkaSource flink = StockKafkaSource.of(table.table());
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(values.size());
+        values.forEach(v -> records.add(new ConsumerRecord<>("bench", 0, records.size(), null, v)));
+        List<Slab> slabs = new ArrayList<>();
+        for (int start = 0; start < values.size(); start += batchRecords) {
+            slabs.add(Slab.of(values.subList(start, Math.min(values.size(), start + batchRecords))));
+        }
+        long bytes = values.stream().mapToLong(v -> v.length).sum();
+        SinkDescription description = SinkDescription.of(table.table().getResolvedSchema(), table.options());
+        try (BufferAllocator allocator = new RootAllocator();
+                NativeJsonDecoder decoder = NativeJsonDecoder.open(description, Compatibility.ofRunningFlink(), allocator)) {
+            long rows = verify(flink, table.physicalRowType(), values, records, decoder, slabs);
+            Timing[] t = Passes.measure(List.of(() -> flinkPass(flink, records), () -> arrowPass(decoder, slabs),
+                    () -> rowDataPass(decoder, slabs)), passes);
+            report(name, values.size(), rows, bytes, t);
+        }
+    }
+
+    /** Both sides must give the same number of rows, and equal first rows, before anything is timed. */
+    private long verify(StockKafkaSource flink, RowType type, List<byte[]> values,
+            List<ConsumerRecord<byte[], byte[]>> records, NativeJsonDecoder decoder, List<Slab> slabs) throws Exception {
+        long flinkRows = flinkPass(flink, records);
+        long nativeRows = 0;
+        for (Slab slab : slabs) {
+            try (DecodedBatch batch = decode(decoder, slab)) {
+                nativeRows += batch.rowCount();
+            }
+        }
+        if (flinkRows != nativeRows || flinkRows == 0) {
+            throw new AssertionError("Flink read " + flinkRows + " rows, the native decoder " + nativeRows);
+        }
+        List<RowData> expected = new ArrayList<>();
+        for (int i = 0; i < Math.min(CHECKED_RECORDS, Math.min(values.size(), batchRecords)); i++) {
+            expected.addAll(flink.deserialize(null, values.get(i)));
+        }
+        try (DecodedBatch batch = decode(decoder, slabs.get(0))) {
+            FlatArrowRows reader = FlatArrowRows.bind(batch);
+            for (int r = 0; r < expected.size(); r++) {
+                if (!sameRow(expected.get(r), reader.row(r), type)) {
+                    throw new AssertionError("row " + r + " differs: Flink " + expected.get(r) + ", native " + reader.row(r));
+                }
+            }
+        }
+        return flinkRows;
+    }
+
+    private static boolean sameRow(RowData flink, GenericRowData kjson, RowType type) {
+        if (flink.getRowKind() != kjson.getRowKind()) {
+            return false;
+        }
+        for (int f = 0; f < type.getFieldCount(); f++) {
+            RowData.FieldGetter getter = RowData.createFieldGetter(type.getTypeAt(f), f);
+            if (!Objects.equals(getter.getFieldOrNull(flink), getter.getFieldOrNull(kjson))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long flinkPass(StockKafkaSource flink, List<ConsumerRecord<byte[], byte[]>> records) {
+        long[] rows = new long[1];
+        Collector<RowData> counter = counter(rows);
+        try {
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                flink.deserialize(record, counter);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        sink += rows[0];
+        return rows[0];
+    }
+
+    private static Collector<RowData> counter(long[] rows) {
+        return new Collector<>() {
+            @Override
+            public void collect(RowData row) {
+                rows[0]++;
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    private static DecodedBatch decode(NativeJsonDecoder decoder, Slab slab) {
+        return decoder.decode(null, null, null, slab.data(), slab.offsets(), slab.lengths());
+    }
+
+    private void arrowPass(NativeJsonDecoder decoder, List<Slab> slabs) {
+        for (Slab slab : slabs) {
+            try (DecodedBatch batch = decode(decoder, slab)) {
+                sink += batch.rowCount();
+            }
+        }
+    }
+
+    private void rowDataPass(NativeJsonDecoder decoder, List<Slab> slabs) {
+        for (Slab slab : slabs) {
+            long start = Passes.now(); // the passes' clock: wall time would charge GC pauses to the copies
+            try (DecodedBatch batch = decode(decoder, slab)) {
+                long decoded = Passes.now();
+                decodeNanos += decoded - start;
+                FlatArrowRows reader = FlatArrowRows.bind(batch);
+                for (int r = 0; r < batch.rowCount(); r++) {
+                    sink += reader.row(r).getArity();
+                }
+                rowDataNanos += Passes.now() - decoded;
+            }
+        }
+    }
+
+    private void report(String name, int records, long rows, long bytes, Timing[] t) {
+        System.out.printf(Locale.ROOT, "%n== %s: %d records -> %d rows, %.1f MB of values per pass (checksum %d)%n", name,
+                records, rows, bytes / 1e6, sink);
+        double flinkRate = records / t[0].medianSeconds();
+        line("Flink's Kafka source deserializer (per record)", records, bytes, t[0], flinkRate);
+        line("native, to Arrow (one JNI call per batch)", records, bytes, t[1], flinkRate);
+        line("native, to Arrow then GenericRowData copies", records, bytes, t[2], flinkRate);
+        double total = decodeNanos + rowDataNanos;
+        System.out.printf(Locale.ROOT, "  split of the last (warmup and passes): JNI decode + Arrow import %.1f%%,"
+                + " Arrow -> GenericRowData %.1f%%%n",
+                100 * decodeNanos / total, 100 * rowDataNanos / total);
+        decodeNanos = rowDataNanos = 0;
+    }
+
+    private static void line(String name, int records, long bytes, Timing t, double flinkRate) {
+        double rate = records / t.medianSeconds();
+        System.out.printf(Locale.ROOT, "  %-52s %12.0f records/s %8.1f MB/s %7.2fx%n", name, rate,
+                bytes / t.medianSeconds() / 1e6, rate / flinkRate);
+    }
+}
