@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kjson-kafka and kjson-upsert-kafka on a real standalone Flink 2.2 cluster, with a real crash.
 #
-#   scripts/cluster-test.sh [--quick] [--skip-switch] [--skip-crash]
+#   scripts/cluster-test.sh [--quick] [--skip-switch] [--skip-crash] [--skip-copy] [--skip-source-switch]
 #
 # Assembles Flink from the PyPI wheel apache-flink-libraries (cached under ~/.cache/kjson), starts a
 # KRaft broker, one JobManager and two TaskManagers (one slot each) as separate JVMs on 127.0.0.1,
@@ -11,10 +11,16 @@
 #                 checkpoints every second; mid-run one TaskManager gets kill -9 and a replacement
 #                 starts (the job needs its slot, so recovery runs on the replacement);
 #   3. switch:    stop-with-savepoint on 'kafka', resume on 'kjson-kafka', stop-with-savepoint,
-#                 resume on 'kafka' again, all into one topic.
+#                 resume on 'kafka' again, all into one topic;
+#   4. copy:      Kafka -> Kafka: the reference's bid topic read back (bounded at its end offsets)
+#                 and written again, by a reference job on 'kafka' at both ends, then on
+#                 'kjson-kafka' at both ends with the reader throttled and a TaskManager killed
+#                 (kill -9, replacement) as in 2;
+#   5. source switch (not under --quick): the copy job with the source on 'kafka', 'kjson-kafka',
+#                 'kafka' through two savepoints, the sink on 'kafka', every state mapped.
 # A read_committed consumer then checks every row arrived exactly once and the records equal the
-# reference's byte for byte (append: the same multiset; upsert: per key the same sequence,
-# tombstones included). See docs/operations-cluster.md.
+# reference's byte for byte (append: the same multiset, and a changed byte must be caught; upsert:
+# per key the same sequence, tombstones included). See docs/operations-cluster.md.
 #
 # Environment: KJSON_CLUSTER_JAR (connector jar for lib/; default: build jvm/kjson-flink-sql),
 # KJSON_CLUSTER_PORT_BASE (default 28470; uses base..base+21), KJSON_CACHE (default ~/.cache/kjson),
@@ -30,6 +36,8 @@ JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 MODE=full
 RUN_SWITCH=1
 RUN_CRASH=1
+RUN_COPY=1
+RUN_SOURCE_SWITCH=1
 SWITCH_IGNORE_UNCLAIMED=${KJSON_SWITCH_IGNORE_UNCLAIMED:-true}
 SWITCH_UID_GENERATION=${KJSON_SWITCH_UID_GENERATION:-}
 for arg in "$@"; do
@@ -37,16 +45,22 @@ for arg in "$@"; do
     --quick) MODE=quick ;;
     --skip-switch) RUN_SWITCH=0 ;;
     --skip-crash) RUN_CRASH=0 ;;
-    *) echo "usage: $0 [--quick] [--skip-switch] [--skip-crash]" >&2; exit 2 ;;
+    --skip-copy) RUN_COPY=0 ;;
+    --skip-source-switch) RUN_SOURCE_SWITCH=0 ;;
+    *) echo "usage: $0 [--quick] [--skip-switch] [--skip-crash] [--skip-copy] [--skip-source-switch]" >&2; exit 2 ;;
   esac
 done
 
 if [[ $MODE == quick ]]; then
   ROWS=200000 RATE=10000 UPSERT_ROWS=60000 UPSERT_RATE=3000 KEYS=1000 SWITCH_RATE=4000
+  RUN_SOURCE_SWITCH=0   # CI time: the source switch runs in the full mode only
 else
   ROWS=1000000 RATE=20000 UPSERT_ROWS=300000 UPSERT_RATE=6000 KEYS=5000 SWITCH_RATE=12000
 fi
 META_EVERY=10   # the metadata sink takes every 10th bid
+# The throttled reader's fetch interval (bids-source.sql): at most 16 KB (about 60 bids) per
+# partition per fetch, so about 6,000 bids/s over two partitions.
+FETCH_WAIT_MS=20
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kjson-cluster.XXXXXX")
 # shellcheck source=cluster/cluster.sh
@@ -84,6 +98,34 @@ write_pair_sql() { # FILE JOB CONNECTOR UPSERT_CONNECTOR SUFFIX RATE_FACTOR
     render bids-meta-insert.sql TABLE=bids_meta_out "EVERY=$META_EVERY"
     printf 'END;\n'
   } > "$1"
+}
+
+# The bids the reference wrote (bids-stock) read back through SOURCE and written through SINK into
+# topic copy-SUFFIX: a Kafka -> Kafka job. THROTTLE=1 slows the reader (bids-source.sql).
+write_copy_sql() { # FILE JOB SOURCE SINK SUFFIX THROTTLE [SAVEPOINT]
+  local v fetch
+  read -ra v <<< "$(common_values)"
+  read -ra fetch <<< "$(fetch_settings "$6")"
+  {
+    render settings.sql "JOB=$2"
+    if [[ -n ${7:-} ]]; then
+      # Source and sink keep their operators, so every state must map: nothing is left behind.
+      printf "SET 'execution.state-recovery.path' = '%s';\n" "$7"
+      printf "SET 'execution.state-recovery.ignore-unclaimed-state' = 'false';\n"
+    fi
+    render bids-source.sql "${v[@]}" TABLE=bids_in "CONNECTOR=$3" TOPIC=bids-stock "GROUP=copy-$5" "${fetch[@]}"
+    render bids-sink.sql "${v[@]}" TABLE=bids_out "CONNECTOR=$4" "TOPIC=copy-$5" "PREFIX=copy-$5"
+    printf 'INSERT INTO bids_out SELECT * FROM bids_in;\n'
+  } > "$1"
+}
+
+# FETCH_MIN_BYTES and FETCH_WAIT_MS of bids-source.sql: throttled, or the consumer's defaults.
+fetch_settings() { # THROTTLE
+  if [[ $1 == 1 ]]; then
+    echo "FETCH_MIN_BYTES=1048576" "FETCH_WAIT_MS=$FETCH_WAIT_MS"
+  else
+    echo "FETCH_MIN_BYTES=1" "FETCH_WAIT_MS=500"
+  fi
 }
 
 # One phase of the switch: the bid stream into topic bids-switch, optionally from a savepoint.
@@ -125,24 +167,52 @@ run_reference() {
 run_crash() {
   local started=$SECONDS
   write_pair_sql "$WORK/crash.sql" kjson-crash kjson-kafka kjson-upsert-kafka kjson 1
-  submit "$WORK/crash.sql" kjson-crash
-  wait_until 120 "job kjson-crash to run all its tasks" all_tasks_running "$JOB_ID"
-  wait_until 120 "two completed checkpoints of kjson-crash" checkpoints_at_least "$JOB_ID" 2
-  job_finished "$JOB_ID" && die "kjson-crash finished before the kill; raise the row count"
-  local known
-  known=$(taskmanager_ids)
-  log "kill -9 TaskManager 2 (pid $TM2_PID), then start a replacement"
-  kill -9 "$TM2_PID"
-  start_taskmanager taskmanager-3
-  wait_until 180 "the replacement TaskManager to register" new_taskmanager "$known"
-  wait_until 300 "a restart of kjson-crash" restarted "$JOB_ID"
-  # A short run may finish soon after the restart: finished counts as having run again.
-  wait_until 300 "kjson-crash to run again on the replacement" running_or_finished "$JOB_ID"
-  job_uses_taskmanager "$JOB_ID" "$NEW_TM" || die "kjson-crash did not recover on the replacement TaskManager"
-  wait_until "$(finish_timeout)" "kjson-crash to finish" job_finished "$JOB_ID"
+  run_with_kill "$WORK/crash.sql" kjson-crash
   CRASH_RESTARTS=$(job_restarts "$JOB_ID")
   CRASH_SECONDS=$((SECONDS - started))
   log "kjson-crash finished in ${CRASH_SECONDS}s after $CRASH_RESTARTS restart(s)"
+}
+
+# The reference's bids read back and written again, stock on both sides (no crash: the records only).
+run_copy_reference() {
+  local started=$SECONDS
+  write_copy_sql "$WORK/copy-reference.sql" copy-reference kafka kafka stock 0
+  submit "$WORK/copy-reference.sql" copy-reference
+  wait_until "$(finish_timeout)" "copy-reference to finish" job_finished "$JOB_ID"
+  COPY_REFERENCE_SECONDS=$((SECONDS - started))
+  log "copy-reference (kafka -> kafka) finished in ${COPY_REFERENCE_SECONDS}s"
+}
+
+# The same on kjson-kafka at both ends, throttled so that the kill lands while the source reads.
+run_copy_crash() {
+  local started=$SECONDS
+  write_copy_sql "$WORK/copy-crash.sql" kjson-copy-crash kjson-kafka kjson-kafka kjson 1
+  run_with_kill "$WORK/copy-crash.sql" kjson-copy-crash
+  COPY_RESTARTS=$(job_restarts "$JOB_ID")
+  COPY_CRASH_SECONDS=$((SECONDS - started))
+  log "kjson-copy-crash finished in ${COPY_CRASH_SECONDS}s after $COPY_RESTARTS restart(s)"
+}
+
+# Submits the job, kill -9 of a TaskManager after two checkpoints, a replacement started; waits
+# until the job recovered on the replacement and finished. Sets JOB_ID.
+run_with_kill() { # SQL_FILE JOB
+  submit "$1" "$2"
+  wait_until 120 "job $2 to run all its tasks" all_tasks_running "$JOB_ID"
+  wait_until 120 "two completed checkpoints of $2" checkpoints_at_least "$JOB_ID" 2
+  job_finished "$JOB_ID" && die "$2 finished before the kill; raise the row count"
+  local known
+  known=$(taskmanager_ids)
+  TASKMANAGERS_STARTED=$((TASKMANAGERS_STARTED + 1))
+  log "kill -9 a TaskManager (pid $KILL_PID), then start taskmanager-$TASKMANAGERS_STARTED"
+  kill -9 "$KILL_PID"
+  start_taskmanager "taskmanager-$TASKMANAGERS_STARTED"
+  KILL_PID=$TM_PID   # the next kill takes the replacement: the first victim is gone
+  wait_until 180 "the replacement TaskManager to register" new_taskmanager "$known"
+  wait_until 300 "a restart of $2" restarted "$JOB_ID"
+  # A short run may finish soon after the restart: finished counts as having run again.
+  wait_until 300 "$2 to run again on the replacement" running_or_finished "$JOB_ID"
+  job_uses_taskmanager "$JOB_ID" "$NEW_TM" || die "$2 did not recover on the replacement TaskManager"
+  wait_until "$(finish_timeout)" "$2 to finish" job_finished "$JOB_ID"
 }
 
 restarted() { [[ $(job_restarts "$1") -ge 1 ]] 2> /dev/null; }
@@ -170,27 +240,47 @@ job_uses_taskmanager() { # JOB_ID TM_ID
   return 1
 }
 
-# stock -> kjson -> stock through two savepoints, each phase running a few checkpoints.
+# The sink: stock -> kjson -> stock through two savepoints, each phase running a few checkpoints.
 run_switch() {
-  local started=$SECONDS savepoint phase connector previous=""
+  local started=$SECONDS
+  run_switch_phases switch write_switch_sql
+  SWITCH_SECONDS=$((SECONDS - started))
+  log "switch kafka -> kjson-kafka -> kafka finished in ${SWITCH_SECONDS}s"
+}
+
+# The source: the copy job reading through kafka, kjson-kafka, kafka (the sink stays 'kafka').
+run_source_switch() {
+  local started=$SECONDS
+  run_switch_phases source-switch write_source_switch_sql
+  SOURCE_SWITCH_SECONDS=$((SECONDS - started))
+  log "source switch kafka -> kjson-kafka -> kafka finished in ${SOURCE_SWITCH_SECONDS}s"
+}
+
+write_source_switch_sql() { # FILE JOB CONNECTOR [SAVEPOINT]
+  write_copy_sql "$1" "$2" "$3" kafka source-switch 1 "${4:-}"
+}
+
+# Three jobs NAME-1..3 on kafka, kjson-kafka, kafka, each but the last stopped with a savepoint
+# that the next one resumes from; WRITER FILE JOB CONNECTOR [SAVEPOINT] writes a phase's SQL.
+run_switch_phases() { # NAME WRITER
+  local savepoint phase connector job previous=""
   for phase in 1 2 3; do
     connector=kafka
     [[ $phase == 2 ]] && connector=kjson-kafka
-    write_switch_sql "$WORK/switch-$phase.sql" "switch-$phase" "$connector" "$previous"
-    submit "$WORK/switch-$phase.sql" "switch-$phase"
-    wait_until 120 "job switch-$phase to run all its tasks" all_tasks_running "$JOB_ID"
+    job=$1-$phase
+    "$2" "$WORK/$job.sql" "$job" "$connector" "$previous"
+    submit "$WORK/$job.sql" "$job"
+    wait_until 120 "job $job to run all its tasks" all_tasks_running "$JOB_ID"
     if [[ $phase == 3 ]]; then
-      wait_until "$(finish_timeout)" "switch-3 to finish" job_finished "$JOB_ID"
+      wait_until "$(finish_timeout)" "$job to finish" job_finished "$JOB_ID"
       break
     fi
-    wait_until 120 "three completed checkpoints of switch-$phase" checkpoints_at_least "$JOB_ID" 3
-    job_finished "$JOB_ID" && die "switch-$phase finished before its savepoint; raise the row count"
+    wait_until 120 "three completed checkpoints of $job" checkpoints_at_least "$JOB_ID" 3
+    job_finished "$JOB_ID" && die "$job finished before its savepoint; raise the row count"
     savepoint=$(stop_with_savepoint "$JOB_ID")
-    log "switch-$phase ($connector) stopped with savepoint $savepoint"
+    log "$job ($connector) stopped with savepoint $savepoint"
     previous=$savepoint
   done
-  SWITCH_SECONDS=$((SECONDS - started))
-  log "switch kafka -> kjson-kafka -> kafka finished in ${SWITCH_SECONDS}s"
 }
 
 seconds_or_skipped() { if [[ -n $1 ]]; then echo "${1}s"; else echo skipped; fi; }
@@ -206,18 +296,24 @@ main() {
   write_lib
   start_broker
   topic_check create "$BOOTSTRAP" 2 bids-stock bids-kjson counts-stock counts-kjson bids-switch \
-    bids-meta-stock bids-meta-kjson \
+    bids-meta-stock bids-meta-kjson copy-stock copy-kjson copy-source-switch \
     || die "creating topics failed: $(tail -5 "$WORK/log/topic-check.log")"
   start_jobmanager
   start_taskmanager taskmanager-1
   start_taskmanager taskmanager-2
-  TM2_PID=$TM_PID
+  KILL_PID=$TM_PID
+  TASKMANAGERS_STARTED=2
   wait_until 180 "two TaskManagers to register" taskmanagers_registered 2
   log "cluster up after $((SECONDS - started))s (REST $REST, broker $BOOTSTRAP)"
 
   run_reference
   [[ $RUN_CRASH == 1 ]] && run_crash
   [[ $RUN_SWITCH == 1 ]] && run_switch
+  if [[ $RUN_COPY == 1 ]]; then
+    run_copy_reference
+    run_copy_crash
+  fi
+  [[ $RUN_SOURCE_SWITCH == 1 ]] && run_source_switch
 
   log "checking topics (read_committed)"
   if [[ $RUN_CRASH == 1 ]]; then
@@ -228,8 +324,17 @@ main() {
   if [[ $RUN_SWITCH == 1 ]]; then
     topic_check append "$BOOTSTRAP" bids-switch bids-stock "$ROWS" || failed=1
   fi
-  echo "restarts after kill -9: ${CRASH_RESTARTS:-skipped}; wall time: crash job $(seconds_or_skipped "${CRASH_SECONDS:-}")," \
-    "reference job ${REFERENCE_SECONDS}s, switch $(seconds_or_skipped "${SWITCH_SECONDS:-}"), total $((SECONDS - started))s ($MODE)"
+  if [[ $RUN_COPY == 1 ]]; then
+    topic_check append "$BOOTSTRAP" copy-kjson copy-stock "$ROWS" || failed=1
+  fi
+  if [[ $RUN_SOURCE_SWITCH == 1 ]]; then
+    topic_check append "$BOOTSTRAP" copy-source-switch copy-stock "$ROWS" || failed=1
+  fi
+  echo "restarts after kill -9: crash ${CRASH_RESTARTS:-skipped}, copy ${COPY_RESTARTS:-skipped}; wall time:" \
+    "reference job ${REFERENCE_SECONDS}s, crash job $(seconds_or_skipped "${CRASH_SECONDS:-}")," \
+    "switch $(seconds_or_skipped "${SWITCH_SECONDS:-}"), copy reference $(seconds_or_skipped "${COPY_REFERENCE_SECONDS:-}")," \
+    "copy crash $(seconds_or_skipped "${COPY_CRASH_SECONDS:-}"), source switch $(seconds_or_skipped "${SOURCE_SWITCH_SECONDS:-}")," \
+    "total $((SECONDS - started))s ($MODE)"
   [[ $failed == 0 ]] || die "a topic check failed (see above)"
   log "PASS"
 }

@@ -89,7 +89,8 @@ stage jvm-flink-1.20 mvn -q -f jvm/pom.xml -pl flink-1.20/kjson-flink,flink-1.20
   -Dkjson.cargo.skip=true
 stage_join
 # A standalone Flink 2.2 cluster (JobManager, two TaskManagers, a KRaft broker): a TaskManager
-# killed mid-job, then the savepoint switch kafka -> kjson-kafka -> kafka (docs/operations-cluster.md).
+# killed mid-job, the savepoint switch kafka -> kjson-kafka -> kafka, and a Kafka -> Kafka copy on
+# kjson-kafka (source and sink) with a TaskManager killed mid-topic (docs/operations-cluster.md).
 # It takes the connector jar the jvm-flink-2.2 stage packaged (or builds one when there is none).
 cluster_quick() {
   local jars

@@ -26,6 +26,7 @@ import org.kjson.flink.sql.broker.TopicReader;
  * <pre>
  * create BOOTSTRAP PARTITIONS TOPIC...          creates topics (replication factor 1)
  * append BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS   every id 1..ROWS exactly once, records equal the reference's
+ *                                               (and differ once one value byte of one record is changed)
  * upsert BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS   per key, the same records in the same order as the reference
  *                                               (at least ROWS records, tombstones among them)
  * metadata BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS EVERY
@@ -71,7 +72,10 @@ public final class TopicCheck {
         System.exit(ok ? 0 : 1);
     }
 
-    /** Every id in 1..rows once; the multiset of (key, value) equals the reference topic's. */
+    /**
+     * Every id in 1..rows once; the multiset of (key, value) equals the reference topic's. The
+     * comparison then proves it can fail: with one value byte of one record changed it must differ.
+     */
     private static boolean checkAppend(String topic, List<ConsumerRecord<byte[], byte[]>> records,
             List<ConsumerRecord<byte[], byte[]>> reference, long rows) {
         int[] seen = new int[Math.toIntExact(rows + 1)];
@@ -90,10 +94,13 @@ public final class TopicCheck {
             lost += seen[id] == 0 ? 1 : 0;
             duplicated += Math.max(0, seen[id] - 1);
         }
-        boolean identical = sortedRecords(records).equals(sortedRecords(reference));
-        System.out.printf("%s: records=%d expected=%d lost=%d duplicated=%d reference_records=%d bytes_identical=%s%n",
-                topic, records.size(), rows, lost, duplicated, reference.size(), identical);
-        return lost == 0 && duplicated == 0 && identical && records.size() == rows;
+        List<String> want = sortedRecords(reference);
+        boolean identical = sortedRecords(records).equals(want);
+        boolean changedByteCaught = !records.isEmpty() && !sortedRecords(records, records.get(0)).equals(want);
+        System.out.printf("%s: records=%d expected=%d lost=%d duplicated=%d reference_records=%d bytes_identical=%s"
+                + " changed_byte_caught=%s%n", topic, records.size(), rows, lost, duplicated, reference.size(), identical,
+                changedByteCaught);
+        return lost == 0 && duplicated == 0 && identical && records.size() == rows && changedByteCaught;
     }
 
     /** Per key, the same sequence of records (tombstones included) as the reference. */
@@ -230,7 +237,20 @@ public final class TopicCheck {
     }
 
     private static List<String> sortedRecords(List<ConsumerRecord<byte[], byte[]>> records) {
-        return records.stream().map(r -> text(r.key()) + " " + text(r.value())).sorted().collect(Collectors.toList());
+        return sortedRecords(records, null);
+    }
+
+    /** (key, value) of every record, sorted; the record MUTATED gets the last byte of its value flipped. */
+    private static List<String> sortedRecords(List<ConsumerRecord<byte[], byte[]>> records,
+            ConsumerRecord<byte[], byte[]> mutated) {
+        return records.stream().map(r -> text(r.key()) + " " + text(r == mutated ? flipLastByte(r.value()) : r.value()))
+                .sorted().collect(Collectors.toList());
+    }
+
+    private static byte[] flipLastByte(byte[] value) {
+        byte[] changed = value == null || value.length == 0 ? new byte[1] : value.clone();
+        changed[changed.length - 1] ^= 1;
+        return changed;
     }
 
     /** Base64, so that bytes (not a decoding of them) are compared; null stays distinct. */
