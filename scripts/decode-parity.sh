@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2317  # the oracle functions run through two_at_a_time (common.sh)
+# shellcheck disable=SC2317,SC2329  # the oracle functions run through two_at_a_time (common.sh)
 # Decode parity of kjson against the real Flink jars.
 #
 #   scripts/decode-parity.sh [--seed N] [--records N] [--only case1,case2] [--lines "1.20 2.2 2.3"]
