@@ -23,7 +23,10 @@ classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT
 # One reactor run: each module writes its test classpath to the file, kjson-flink-sql last
 # (kjson-flink resolves to its target/classes); kjson-test-broker writes the broker's classpath.
-mvn -B -q -f jvm/pom.xml -pl kjson-flink-sql -am test-compile dependency:build-classpath \
+# The shared line parents stay out of the reactor: their own dependencies default to versions
+# only the line modules correct (flink-csv 2.2.1 is not on Maven Central).
+mvn -B -q -f jvm/pom.xml -pl 'kjson-flink-sql,!line-parent/kjson-flink-sql,!line-parent/kjson-flink' -am \
+    test-compile dependency:build-classpath \
     -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file" -Dkjson.cargo.skip=true
 module=jvm/kjson-flink-sql/target
 out="$module/e2e-bench"
