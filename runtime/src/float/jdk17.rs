@@ -112,7 +112,15 @@ fn legacy_digits(
     {
         return Legacy::Text(text);
     }
-    Legacy::Digits(scale.generate(fraction >> tail_zeros))
+    Legacy::Digits(digit_loop(bin_exp, fraction, significant_bits))
+}
+
+/// The digit loop, its set-up computed again here: then the inlined route above needs only the
+/// few quantities its agreement test reads, in registers, and no set-up kept for this call.
+#[cold]
+#[inline(never)]
+fn digit_loop(bin_exp: i32, fraction: u64, significant_bits: i32) -> DecimalDigits {
+    Scaling::new(bin_exp, fraction, significant_bits).generate(fraction >> fraction.trailing_zeros())
 }
 
 /// `floor(log10(2^e))`, exact for the small exponents used here.
@@ -205,9 +213,7 @@ impl Scaling {
         self.s2 + 1 + estimated_pow5_bits(self.s5 + 1)
     }
 
-    // Rare (the agreement test settles almost every value): kept out of the callers' code.
-    #[cold]
-    #[inline(never)]
+    /// The legacy digit loop (`fraction` without its trailing zeros).
     fn generate(&self, fraction: u64) -> DecimalDigits {
         match self.loop_width() {
             LoopWidth::I32 => return self.generate_i32(fraction),

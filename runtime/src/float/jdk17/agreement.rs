@@ -52,6 +52,7 @@ pub(super) fn legacy_text(
     let prints = carry_free
         && (scale.dec_exp == point - 1 || leading_zero)
         && no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
+        // With D's neighbours outside the interval (`alone`) the loop never compares a tie.
         && fixed_width_is_exact(scale, len as u32, len as u32 + u32::from(leading_zero), placed.alone);
     prints.then_some(text)
 }
@@ -93,13 +94,15 @@ fn fixed_width_is_exact(scale: &Scaling, len: u32, steps: u32, alone: bool) -> b
         LoopWidth::Exact => return true,
     };
     // `10 * S < 2^ten_s_bits`, so `6 * (10 * S) < 2^(ten_s_bits + 3)`.
-    (len >= 3 && scale.ten_s_bits() + 3 <= max_bits) || margin_stays_below(scale, max, steps, alone)
+    (len >= 3 && scale.ten_s_bits() + 3 <= max_bits)
+        || margin_stays_below([scale.m5, scale.m2, scale.s5, scale.s2], max, steps, alone)
 }
 
-/// The exact form of [`fixed_width_is_exact`]'s test, for one- and two-digit decimals.
+/// The exact form of [`fixed_width_is_exact`]'s test, for one- and two-digit decimals; the
+/// exponents of the margin and of S by value (a `&Scaling` would keep the set-up in memory).
 #[inline(never)]
-fn margin_stays_below(scale: &Scaling, max: u128, steps: u32, alone: bool) -> bool {
-    let (Some(margin), Some(ten_s)) = (pow5_shl(scale.m5, scale.m2), pow5_shl(scale.s5 + 1, scale.s2 + 1)) else {
+fn margin_stays_below([m5, m2, s5, s2]: [i32; 4], max: u128, steps: u32, alone: bool) -> bool {
+    let (Some(margin), Some(ten_s)) = (pow5_shl(m5, m2), pow5_shl(s5 + 1, s2 + 1)) else {
         return false;
     };
     let Some(last_margin) = POW10.get(steps as usize).and_then(|&power| margin.checked_mul(u128::from(power))) else {
