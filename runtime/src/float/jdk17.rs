@@ -18,7 +18,7 @@
 use super::bignum::{BigUint, DigitDivisor};
 use super::decimal::Decimal;
 use super::digits::DecimalDigits;
-use super::jdk19::{self, Choice};
+use super::jdk19::{self, Placed};
 use super::text::DecimalText;
 use std::cmp::Ordering;
 
@@ -60,7 +60,7 @@ pub(crate) fn f64_legacy(bits: u64) -> Legacy {
         (biased_exp, SIGNIFICAND_SHIFT + 1)
     };
     // Subnormals and powers of two never take the shortest-digit route.
-    let shortest = || (biased_exp != 0 && bits & ((1 << 52) - 1) != 0).then(|| jdk19::f64_normal_choice(bits));
+    let shortest = || (biased_exp != 0 && bits & ((1 << 52) - 1) != 0).then(|| jdk19::f64_placed(bits));
     legacy_digits(bin_exp - 1023, fraction, significant_bits, shortest)
 }
 
@@ -78,18 +78,18 @@ pub(crate) fn f32_legacy(bits: u32) -> Legacy {
         fraction |= 1 << 23;
         (biased_exp, 24)
     };
-    let shortest = || (biased_exp != 0 && bits & ((1 << 23) - 1) != 0).then(|| jdk19::f32_normal_choice(bits));
+    let shortest = || (biased_exp != 0 && bits & ((1 << 23) - 1) != 0).then(|| jdk19::f32_placed(bits));
     legacy_digits(bin_exp - 127, u64::from(fraction) << 29, significant_bits, shortest)
 }
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
-/// `shortest` gives the JDK 19 choice for normal values that are not a power of two.
+/// `shortest` gives the JDK 19 decimal for normal values that are not a power of two.
 #[inline(always)]
 fn legacy_digits(
     bin_exp: i32,
     fraction: u64,
     significant_bits: i32,
-    shortest: impl FnOnce() -> Option<Choice>,
+    shortest: impl FnOnce() -> Option<Placed>,
 ) -> Legacy {
     let tail_zeros = fraction.trailing_zeros() as i32;
     let fraction_bits = SIGNIFICAND_SHIFT + 1 - tail_zeros;
@@ -104,13 +104,23 @@ fn legacy_digits(
         };
         return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
+    // The decimal first: the loop's set-up is then computed after the product, not kept across it.
+    let placed = shortest();
     let scale = Scaling::new(bin_exp, fraction, significant_bits);
     if let Some(text) =
-        shortest().and_then(|choice| agreement::legacy_text(&scale, &choice, bin_exp, fraction, significant_bits))
+        placed.and_then(|placed| agreement::legacy_text(&scale, &placed, bin_exp, fraction, significant_bits))
     {
         return Legacy::Text(text);
     }
-    Legacy::Digits(scale.generate(fraction >> tail_zeros))
+    Legacy::Digits(digit_loop(bin_exp, fraction, significant_bits))
+}
+
+/// The digit loop, its set-up computed again here: then the inlined route above needs only the
+/// few quantities its agreement test reads, in registers, and no set-up kept for this call.
+#[cold]
+#[inline(never)]
+fn digit_loop(bin_exp: i32, fraction: u64, significant_bits: i32) -> DecimalDigits {
+    Scaling::new(bin_exp, fraction, significant_bits).generate(fraction >> fraction.trailing_zeros())
 }
 
 /// `floor(log10(2^e))`, exact for the small exponents used here.
@@ -203,9 +213,7 @@ impl Scaling {
         self.s2 + 1 + estimated_pow5_bits(self.s5 + 1)
     }
 
-    // Rare (the agreement test settles almost every value): kept out of the callers' code.
-    #[cold]
-    #[inline(never)]
+    /// The legacy digit loop (`fraction` without its trailing zeros).
     fn generate(&self, fraction: u64) -> DecimalDigits {
         match self.loop_width() {
             LoopWidth::I32 => return self.generate_i32(fraction),

@@ -10,6 +10,8 @@ use super::pow10_table::{K_MIN, SCALED_POW10_INVERSE};
 
 mod single_product;
 
+pub(crate) use single_product::Placed;
+
 const F64_Q_MIN: i32 = -1074;
 const F64_C_MIN: u64 = 1 << 52;
 /// Subnormal significands below this are scaled by ten so that two digits are considered.
@@ -51,6 +53,19 @@ pub(crate) struct Choice {
     pub(crate) upper: i64,
 }
 
+impl Choice {
+    /// Where the decimal lies in the interval, from the scaled ends (exact comparisons).
+    fn placed(&self) -> Placed {
+        let Decimal { significand, exponent } = self.decimal;
+        let scaled = (significand as i64) << 2;
+        let interior = self.lower < scaled && scaled < self.upper;
+        // A unit of the last significant digit, scaled like the ends.
+        let unit = 4 * (10i64).pow((self.decimal.without_trailing_zeros().exponent - exponent) as u32);
+        let alone = scaled - unit <= self.lower && scaled + unit >= self.upper;
+        Placed { decimal: self.decimal, interior, alone }
+    }
+}
+
 /// The shortest decimal of a finite, non-zero double's magnitude.
 #[inline(always)]
 pub(crate) fn f64_shortest(bits: u64) -> Decimal {
@@ -86,6 +101,20 @@ fn f64_subnormal(fraction: u64) -> Decimal {
     } else {
         f64_decimal(F64_Q_MIN, fraction, 0).decimal
     }
+}
+
+/// The JDK 19 decimal of a normal double that is not a power of two, placed in its interval.
+#[inline(always)]
+pub(crate) fn f64_placed(bits: u64) -> Placed {
+    let biased_exp = ((bits >> 52) & 0x7ff) as i32;
+    let c = F64_C_MIN | (bits & (F64_C_MIN - 1));
+    single_product::shortest_placed(c, biased_exp + F64_Q_MIN - 1).unwrap_or_else(|| f64_schubfach_placed(bits))
+}
+
+#[cold]
+#[inline(never)]
+fn f64_schubfach_placed(bits: u64) -> Placed {
+    f64_normal_choice(bits).placed()
 }
 
 /// Schubfach's choice for a normal double (biased exponent not zero).
@@ -185,6 +214,21 @@ fn f32_subnormal(fraction: u32) -> Decimal {
     } else {
         f32_decimal(F32_Q_MIN, fraction, 0).decimal
     }
+}
+
+/// As [`f64_placed`] for floats.
+#[inline(always)]
+pub(crate) fn f32_placed(bits: u32) -> Placed {
+    let biased_exp = ((bits >> 23) & 0xff) as i32;
+    let c = F32_C_MIN | (bits & (F32_C_MIN - 1));
+    single_product::shortest_placed(u64::from(c), biased_exp + F32_Q_MIN - 1)
+        .unwrap_or_else(|| f32_schubfach_placed(bits))
+}
+
+#[cold]
+#[inline(never)]
+fn f32_schubfach_placed(bits: u32) -> Placed {
+    f32_normal_choice(bits).placed()
 }
 
 /// Schubfach's choice for a normal float (biased exponent not zero).

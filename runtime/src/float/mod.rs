@@ -89,8 +89,8 @@ fn write_f64_finite<S: ByteSink>(out: &mut S, v: f64, spelling: FloatSpelling) {
         return;
     }
     match spelling {
-        FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f64_legacy(magnitude)),
-        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f64_shortest(magnitude)),
+        FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f64_legacy(magnitude), false),
+        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f64_shortest(magnitude), false),
     }
 }
 
@@ -103,8 +103,8 @@ fn write_f32_finite<S: ByteSink>(out: &mut S, v: f32, spelling: FloatSpelling) {
         return;
     }
     match spelling {
-        FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f32_legacy(magnitude)),
-        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f32_shortest(magnitude)),
+        FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f32_legacy(magnitude), true),
+        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f32_shortest(magnitude), true),
     }
 }
 
@@ -117,9 +117,9 @@ fn write_zero<S: ByteSink>(out: &mut S, negative: bool) {
 }
 
 #[inline(always)]
-fn write_legacy<S: ByteSink>(out: &mut S, negative: bool, legacy: Legacy) {
+fn write_legacy<S: ByteSink>(out: &mut S, negative: bool, legacy: Legacy, float: bool) {
     match legacy {
-        Legacy::Decimal(decimal) => write_decimal_text(out, negative, decimal),
+        Legacy::Decimal(decimal) => write_decimal_text(out, negative, decimal, float),
         Legacy::Text(text) => text.write(out, negative),
         Legacy::Digits(digits) => write_layout(out, negative, digits.as_slice(), digits.point),
     }

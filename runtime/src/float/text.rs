@@ -18,6 +18,8 @@ pub const FLOAT_BOUND: usize = 32;
 
 /// Digits of the scaled significand: the frame every layout is cut from.
 const FRAME_DIGITS: usize = 17;
+/// Digits of the short frame, for significands below 10^9.
+const SHORT_DIGITS: usize = 9;
 const TEN_8: u64 = 100_000_000;
 const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 
@@ -37,8 +39,14 @@ pub(crate) struct DecimalText {
 
 impl DecimalText {
     /// The digits of `decimal` (significand below 10^17, not zero), trailing zeros dropped.
+    /// `float` says the significand is likely below 10^9 (a float's): then that is tested and
+    /// such a significand takes a 9-digit frame. A double's decimal rarely is (its significand
+    /// usually carries trailing zeros up to 16 or 17 digits), so it skips the test.
     #[inline(always)]
-    pub(crate) fn new(decimal: Decimal) -> DecimalText {
+    pub(crate) fn new(decimal: Decimal, float: bool) -> DecimalText {
+        if float && decimal.significand < POW10[SHORT_DIGITS] {
+            return DecimalText::new_short(decimal);
+        }
         // The significand as 17 digits with leading zeros, made before its length is known: the
         // digits do not wait for a length computation, and the length comes from their words.
         let significand = decimal.significand;
@@ -61,6 +69,28 @@ impl DecimalText {
             low: (rest >> 64) as u64 + ASCII_ZEROS,
             len,
             point: decimal.exponent + (FRAME_DIGITS as u32 - leading_zeros) as i32,
+        }
+    }
+
+    /// As [`DecimalText::new`] for a significand below 10^9 (every float's, the short readings
+    /// of doubles): 9 digits, one word of eight and the first, so the frame's shifts stay in one
+    /// register.
+    #[inline(always)]
+    fn new_short(decimal: Decimal) -> DecimalText {
+        let significand = decimal.significand as u32;
+        let top = significand / TEN_8 as u32;
+        let bottom = eight_digits(significand - top * TEN_8 as u32) - ASCII_ZEROS;
+        // `bottom` is not zero when `top` is (the significand is not zero).
+        let trailing_zeros = bottom.leading_zeros() / 8;
+        let leading_zeros = if top == 0 { 1 + bottom.trailing_zeros() / 8 } else { 0 };
+        let shifted = bottom >> (8 * leading_zeros.saturating_sub(1));
+        let (first, rest) = if top == 0 { (shifted as u8, shifted >> 8) } else { (top as u8, bottom) };
+        DecimalText {
+            first: b'0' + first,
+            high: rest + ASCII_ZEROS,
+            low: ASCII_ZEROS,
+            len: (SHORT_DIGITS as u32 - leading_zeros - trailing_zeros) as usize,
+            point: decimal.exponent + (SHORT_DIGITS as u32 - leading_zeros) as i32,
         }
     }
 
@@ -155,11 +185,12 @@ fn exponent_text(exponent: i32) -> (u64, usize) {
     (word, (1 + sign + digit_count) as usize)
 }
 
-/// Appends `decimal` (non-zero, trailing zeros allowed) in Java's layout.
+/// Appends `decimal` (non-zero, trailing zeros allowed) in Java's layout; `float` as for
+/// [`DecimalText::new`].
 #[inline(always)]
-pub(crate) fn write_decimal_text<S: ByteSink>(out: &mut S, negative: bool, decimal: Decimal) {
+pub(crate) fn write_decimal_text<S: ByteSink>(out: &mut S, negative: bool, decimal: Decimal, float: bool) {
     if DecimalText::fits(decimal) {
-        DecimalText::new(decimal).write(out, negative);
+        DecimalText::new(decimal, float).write(out, negative);
     } else {
         write_decimal(out, negative, decimal);
     }
@@ -169,10 +200,15 @@ pub(crate) fn write_decimal_text<S: ByteSink>(out: &mut S, negative: bool, decim
 mod tests {
     use super::*;
 
+    /// The text from the double frame, checked equal to the float frame's.
     fn text(significand: u64, exponent: i32, negative: bool) -> String {
-        let mut out = b"x".to_vec();
-        write_decimal_text(&mut out, negative, Decimal { significand, exponent });
-        String::from_utf8(out[1..].to_vec()).unwrap()
+        let [double, float] = [false, true].map(|float| {
+            let mut out = b"x".to_vec();
+            write_decimal_text(&mut out, negative, Decimal { significand, exponent }, float);
+            String::from_utf8(out[1..].to_vec()).unwrap()
+        });
+        assert_eq!(double, float, "{significand}e{exponent}");
+        double
     }
 
     #[test]

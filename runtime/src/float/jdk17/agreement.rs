@@ -25,40 +25,35 @@
 //! Every condition is checked exactly; a value that fails one takes the digit loop.
 use super::{LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
 use crate::float::decimal::POW10;
-use crate::float::jdk19::Choice;
+use crate::float::jdk19::Placed;
 use crate::float::text::DecimalText;
 
-/// The text of `choice.decimal` if the legacy loop prints it for the value
+/// The text of `placed.decimal` if the legacy loop prints it for the value
 /// `fraction * 2^(bin_exp - 52)` (`fraction` with its leading one at bit 52, `significant_bits`
 /// of precision), else `None`.
 #[inline(always)]
 pub(super) fn legacy_text(
     scale: &Scaling,
-    choice: &Choice,
+    placed: &Placed,
     bin_exp: i32,
     fraction: u64,
     significant_bits: i32,
 ) -> Option<DecimalText> {
-    let decimal = choice.decimal;
-    let scaled = (decimal.significand as i64) << 2;
-    let interior = choice.lower < scaled && scaled < choice.upper;
-    if !interior || !DecimalText::fits(decimal) {
+    let decimal = placed.decimal;
+    if !placed.interior || !DecimalText::fits(decimal) {
         return None;
     }
-    let text = DecimalText::new(decimal);
+    let text = DecimalText::new(decimal, significant_bits <= 24);
     let (len, point) = (text.len as i32, text.point);
     // One digit: `1` may be a carry into a new leading digit (0.0999.. -> 0.1).
     let carry_free = len >= 2 || text.first_digit() != b'1';
     // The estimate is exact, or one too high and the loop drops a leading zero.
     let leading_zero = scale.dec_exp == point;
-    // D's neighbours of length L; with both outside the interval the loop never compares a tie.
-    let trailing_zeros = point - decimal.exponent - len;
-    let unit = 4 * POW10[trailing_zeros as usize] as i64;
-    let alone = scaled - unit <= choice.lower && scaled + unit >= choice.upper;
     let prints = carry_free
         && (scale.dec_exp == point - 1 || leading_zero)
         && no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
-        && fixed_width_is_exact(scale, len as u32, len as u32 + u32::from(leading_zero), alone);
+        // With D's neighbours outside the interval (`alone`) the loop never compares a tie.
+        && fixed_width_is_exact(scale, len as u32, len as u32 + u32::from(leading_zero), placed.alone);
     prints.then_some(text)
 }
 
@@ -99,13 +94,15 @@ fn fixed_width_is_exact(scale: &Scaling, len: u32, steps: u32, alone: bool) -> b
         LoopWidth::Exact => return true,
     };
     // `10 * S < 2^ten_s_bits`, so `6 * (10 * S) < 2^(ten_s_bits + 3)`.
-    (len >= 3 && scale.ten_s_bits() + 3 <= max_bits) || margin_stays_below(scale, max, steps, alone)
+    (len >= 3 && scale.ten_s_bits() + 3 <= max_bits)
+        || margin_stays_below([scale.m5, scale.m2, scale.s5, scale.s2], max, steps, alone)
 }
 
-/// The exact form of [`fixed_width_is_exact`]'s test, for one- and two-digit decimals.
+/// The exact form of [`fixed_width_is_exact`]'s test, for one- and two-digit decimals; the
+/// exponents of the margin and of S by value (a `&Scaling` would keep the set-up in memory).
 #[inline(never)]
-fn margin_stays_below(scale: &Scaling, max: u128, steps: u32, alone: bool) -> bool {
-    let (Some(margin), Some(ten_s)) = (pow5_shl(scale.m5, scale.m2), pow5_shl(scale.s5 + 1, scale.s2 + 1)) else {
+fn margin_stays_below([m5, m2, s5, s2]: [i32; 4], max: u128, steps: u32, alone: bool) -> bool {
+    let (Some(margin), Some(ten_s)) = (pow5_shl(m5, m2), pow5_shl(s5 + 1, s2 + 1)) else {
         return false;
     };
     let Some(last_margin) = POW10.get(steps as usize).and_then(|&power| margin.checked_mul(u128::from(power))) else {
