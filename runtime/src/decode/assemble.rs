@@ -308,12 +308,22 @@ impl Decoder {
         let kind = match (&value_row, self.spec.is_upsert()) {
             (Some((kind, _)), _) => *kind,
             (None, true) => DELETE,
-            // Without key or metadata columns the null row leaves the source as is and fails
-            // the job further on; otherwise the projection refuses it.
-            (None, false) if self.key.is_none() && !self.has_metadata => return Err(Failure::Fatal(NULL_ROW.into())),
+            // Without key or metadata columns the null row leaves the source as is and fails the
+            // next operator, inside the format's call: `ignore-parse-errors` swallows that, and the
+            // message ends with the rows before it. Otherwise the projection refuses it, also
+            // inside that call.
+            (None, false) if self.key.is_none() && !self.has_metadata && !self.value.settings.ignore_parse_errors => {
+                return Err(Failure::Fatal(NULL_ROW.into()))
+            }
             (None, false) => return Err(Failure::Format(NULL_ROW.into())),
         };
-        let value_row = value_row.map(|(_, values)| values);
+        let (value_row, meta) = match value_row {
+            Some((_, mut values)) => {
+                let meta = values.split_off(self.value.fields.len().min(values.len()));
+                (Some(values), meta)
+            }
+            None => (None, Vec::new()),
+        };
         match &self.key {
             // With key fields, one row per key row: a record whose key gives none gives no row.
             Some(reader) if !reader.projection.is_empty() => {
