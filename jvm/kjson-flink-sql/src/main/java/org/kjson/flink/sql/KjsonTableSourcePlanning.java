@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  *       options and column types it cannot read as Flink does. Where the library cannot load,
  *       planning goes on (logged) and the check runs when the reader opens.</li>
  * </ol>
- * A value-format metadata column ({@code value.*}) is refused when the planner applies it
- * ({@link KjsonKafkaDynamicSource}).
+ * A value-format metadata column ({@code value.*}) the native decoder does not read is refused
+ * when the planner applies it ({@link KjsonKafkaDynamicSource}).
  */
 final class KjsonTableSourcePlanning {
     private static final Logger LOG = LoggerFactory.getLogger(KjsonTableSourcePlanning.class);
