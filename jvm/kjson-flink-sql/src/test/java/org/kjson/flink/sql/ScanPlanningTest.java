@@ -79,6 +79,7 @@ class ScanPlanningTest {
         String message = refusal("kjson-kafka", COLUMNS + ", op_ts TIMESTAMP_LTZ(6) METADATA FROM"
                 + " 'value.event-timestamp' VIRTUAL", "'format' = 'ogg-json'");
         assertTrue(message.contains("metadata column FROM 'value.event-timestamp'")
+                && message.contains("metadata columns ['op_ts']")
                 && message.contains("does not read ogg-json's timestamps") && message.contains("use 'connector' = 'kafka'"),
                 message);
     }

@@ -3,6 +3,7 @@ package org.kjson.flink.sql.source;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -51,9 +52,12 @@ public final class KjsonKafkaDynamicSource implements ScanTableSource, SupportsR
     private final String identifier;
     private final String stockIdentifier;
     private final Integer parallelism;
+    /** The table's metadata columns by key (for messages). */
+    private final Map<String, String> metadataColumns;
 
     public KjsonKafkaDynamicSource(KafkaDynamicSource stock, SourceDecoding decoding, String identifier,
-            String stockIdentifier, Integer parallelism) {
+            String stockIdentifier, Integer parallelism, Map<String, String> metadataColumns) {
+        this.metadataColumns = Map.copyOf(metadataColumns);
         this.stock = stock;
         this.decoding = decoding;
         this.identifier = identifier;
@@ -129,9 +133,12 @@ public final class KjsonKafkaDynamicSource implements ScanTableSource, SupportsR
         } catch (UnsatisfiedLinkError e) {
             // checked when the reader opens
         } catch (KjsonException e) {
+            String columns = valueKeys.stream().map(key -> metadataColumns.get(VALUE_METADATA_PREFIX + key))
+                    .filter(Objects::nonNull).map(name -> "'" + name + "'").toList().toString();
             throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' cannot be read"
-                    + " row-identically to '%s' by kjson: %s (to read this table as it is, use 'connector' = '%s')",
-                    decoding.table().tableName(), identifier, stockIdentifier, e.getMessage(), stockIdentifier), e);
+                    + " row-identically to '%s' by kjson: %s (metadata columns %s; to read this table as it is, use"
+                    + " 'connector' = '%s')", decoding.table().tableName(), identifier, stockIdentifier, e.getMessage(),
+                    columns, stockIdentifier), e);
         }
     }
 
@@ -148,7 +155,7 @@ public final class KjsonKafkaDynamicSource implements ScanTableSource, SupportsR
     @Override
     public DynamicTableSource copy() {
         return new KjsonKafkaDynamicSource((KafkaDynamicSource) stock.copy(), decoding, identifier, stockIdentifier,
-                parallelism);
+                parallelism, metadataColumns);
     }
 
     @Override
