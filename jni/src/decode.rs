@@ -112,6 +112,21 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_setTimestampLayout
     })
 }
 
+/// The value format's metadata keys (without `value.`) read into columns after the physical
+/// ones, in this order; Java exports the schema again after this.
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_setValueMetadata<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    keys: JObjectArray<'local>,
+) {
+    errors::guarded(&mut env, (), |env| {
+        let keys = args::strings(env, &keys, "keys")?;
+        with_decoder(handle, |decoder| Ok(decoder.set_value_metadata(&keys)?))
+    })
+}
+
 /// Exports the type of the decoded struct arrays (physical columns, `__row_kind`, `__record`)
 /// into the empty `ArrowSchema` at `schemaAddress`; Java imports it once per handle.
 #[no_mangle]

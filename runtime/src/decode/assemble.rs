@@ -13,6 +13,7 @@ use super::direct::RowTarget;
 use super::fast::RowPlan;
 use super::lexer::LexerBuffers;
 use super::message::{read_message, read_message_into, reads_into_columns};
+use super::metadata::{self, MetaKey};
 use super::side::{Failure, SideReader, DELETE, INSERT};
 use super::value::Value;
 use super::{DecodeSettings, DecodedBatch, OnError, RecordSide, TimestampLayout};
@@ -43,11 +44,14 @@ pub struct Decoder {
     /// Per column, the key field that sets it.
     key_field_of: Vec<Option<usize>>,
     on_error: OnError,
+    timestamps: TimestampLayout,
 }
 
-fn arrow_schema(spec: &SinkSpec, timestamps: TimestampLayout) -> Result<SchemaRef> {
+/// The physical columns, then the value format's metadata columns (named `value.<key>`).
+fn arrow_schema(spec: &SinkSpec, metadata: &[MetaKey], timestamps: TimestampLayout) -> Result<SchemaRef> {
     let fields = spec.columns.iter().map(|c| arrow_field(&c.name, &c.data_type, timestamps));
-    Ok(Arc::new(Schema::new(fields.collect::<Result<Vec<_>>>()?)))
+    let meta = metadata.iter().map(|m| arrow_field(&format!("value.{}", m.key), &m.output_type(), timestamps));
+    Ok(Arc::new(Schema::new(fields.chain(meta).collect::<Result<Vec<_>>>()?)))
 }
 
 /// The batch being decoded: the table's columns and each row's RowKind byte.
@@ -79,7 +83,7 @@ impl Decoder {
         for column in &mut spec.columns {
             column.data_type.logical = resolved(&column.data_type.logical, compatibility);
         }
-        let schema = arrow_schema(&spec, TimestampLayout::default())?;
+        let schema = arrow_schema(&spec, &[], TimestampLayout::default())?;
         let key = spec.key.as_ref().map(|side| side_reader(&spec, side, compatibility)).transpose()?;
         let value = side_reader(&spec, &spec.value, compatibility)?;
         let has_metadata = spec.ignored_columns.iter().any(|c| c.kind == IgnoredKind::Metadata);
@@ -98,6 +102,7 @@ impl Decoder {
         };
         let key_field_of = (0..spec.columns.len()).map(|at| key_projection.iter().rposition(|&k| k == at)).collect();
         Ok(Decoder {
+            timestamps: TimestampLayout::default(),
             key_plan,
             key_field_of,
             value_into_columns: reads_into_columns(&value),
@@ -113,7 +118,8 @@ impl Decoder {
         })
     }
 
-    /// The Arrow schema of the decoded batches: the physical columns.
+    /// The Arrow schema of the decoded batches: the physical columns (then the value format's
+    /// metadata columns, where kjson's source asked for them).
     pub fn schema(&self) -> SchemaRef {
         self.schema.clone()
     }
@@ -125,7 +131,25 @@ impl Decoder {
     /// Lays the timestamps of later batches out as `timestamps` says ([`TimestampLayout`]); the
     /// schema changes with it.
     pub fn set_timestamp_layout(&mut self, timestamps: TimestampLayout) -> Result<()> {
-        self.schema = arrow_schema(&self.spec, timestamps)?;
+        self.schema = arrow_schema(&self.spec, &self.value.metadata, timestamps)?;
+        self.timestamps = timestamps;
+        Ok(())
+    }
+
+    /// Reads the value format's metadata `keys` (without `value.`, in the order of Flink's
+    /// produced row) into columns after the physical ones; refused, naming the key, where the
+    /// format has no such key or kjson does not read it. For kjson's own source.
+    #[doc(hidden)]
+    pub fn set_value_metadata(&mut self, keys: &[String]) -> Result<()> {
+        let meta = metadata::keys(self.value.format, keys)?;
+        let envelope = cdc::envelope_fields(self.value.format, self.value.schema_include, &self.value.fields, &meta);
+        self.schema = arrow_schema(&self.spec, &meta, self.timestamps)?;
+        self.value.envelope_type = DataType::nullable(LogicalType::Row(envelope));
+        if !meta.is_empty() {
+            // The fast debezium path reads no metadata.
+            self.value.fast = None;
+        }
+        self.value.metadata = meta;
         Ok(())
     }
 
@@ -146,7 +170,9 @@ impl Decoder {
             }
         }
         // Most records give one row.
-        let mut columns: Vec<Column> = self.spec.columns.iter().map(|c| Column::new(&c.data_type.logical)).collect();
+        let types = self.spec.columns.iter().map(|c| c.data_type.clone());
+        let meta_types = self.value.metadata.iter().map(|m| m.output_type());
+        let mut columns: Vec<Column> = types.chain(meta_types).map(|t| Column::new(&t.logical)).collect();
         columns.iter_mut().for_each(|c| c.reserve(values.len()));
         let mut out = Output { columns, kinds: Vec::with_capacity(values.len()) };
         let mut records = Vec::new();
@@ -234,6 +260,7 @@ impl Decoder {
             }
         }
         self.unset.iter().for_each(|&at| out.columns[at].push_null());
+        self.push_metadata(out, &[]);
         out.kinds.push(kind);
     }
 
@@ -281,12 +308,22 @@ impl Decoder {
         let kind = match (&value_row, self.spec.is_upsert()) {
             (Some((kind, _)), _) => *kind,
             (None, true) => DELETE,
-            // Without key or metadata columns the null row leaves the source as is and fails
-            // the job further on; otherwise the projection refuses it.
-            (None, false) if self.key.is_none() && !self.has_metadata => return Err(Failure::Fatal(NULL_ROW.into())),
+            // Without key or metadata columns the null row leaves the source as is and fails the
+            // next operator, inside the format's call: `ignore-parse-errors` swallows that, and the
+            // message ends with the rows before it. Otherwise the projection refuses it, also
+            // inside that call.
+            (None, false) if self.key.is_none() && !self.has_metadata && !self.value.settings.ignore_parse_errors => {
+                return Err(Failure::Fatal(NULL_ROW.into()))
+            }
             (None, false) => return Err(Failure::Format(NULL_ROW.into())),
         };
-        let value_row = value_row.map(|(_, values)| values);
+        let (value_row, meta) = match value_row {
+            Some((_, mut values)) => {
+                let meta = values.split_off(self.value.fields.len().min(values.len()));
+                (Some(values), meta)
+            }
+            None => (None, Vec::new()),
+        };
         match &self.key {
             // With key fields, one row per key row: a record whose key gives none gives no row.
             Some(reader) if !reader.projection.is_empty() => {
@@ -294,6 +331,7 @@ impl Decoder {
                 for key_row in others {
                     let key_row = key_row.as_ref().ok_or_else(|| Failure::Format(NULL_KEY_ROW.into()))?;
                     self.push_row(out, kind, Some(key_row), value_row.clone());
+                    self.push_metadata(out, &meta);
                 }
                 // The last key row takes the value row; the others copy it.
                 let last = last.as_ref().ok_or_else(|| Failure::Format(NULL_KEY_ROW.into()))?;
@@ -301,7 +339,19 @@ impl Decoder {
             }
             _ => self.push_row(out, kind, None, value_row),
         }
+        self.push_metadata(out, &meta);
         Ok(())
+    }
+
+    /// The metadata columns of one row (`meta` empty: nulls).
+    fn push_metadata(&self, out: &mut Output, meta: &[Value]) {
+        let columns = out.columns.iter_mut().skip(self.spec.columns.len());
+        for (at, column) in columns.enumerate() {
+            match meta.get(at) {
+                Some(value) => column.push_value(value),
+                None => column.push_null(),
+            }
+        }
     }
 
     /// One table row: the key row's fields, then the value row's over them.
@@ -415,7 +465,7 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         .iter()
         .any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Multiset(_) | LogicalType::Map { .. })));
     let settings = DecodeSettings::new(options, compatibility, has_decimal);
-    let envelope = cdc::envelope_fields(side.format, options.schema_include, &fields);
+    let envelope = cdc::envelope_fields(side.format, options.schema_include, &fields, &[]);
     let fast = match (side.format, has_map_like) {
         (Format::Json, _) => RowPlan::new(&fields, &side.projection, &settings),
         (Format::DebeziumJson, false) if !options.schema_include => RowPlan::tree(&fields, &side.projection, &settings),
@@ -432,6 +482,7 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
         schema_include: options.schema_include,
         database_include: include_pattern(options.database_include.as_deref(), "database.include")?,
         table_include: include_pattern(options.table_include.as_deref(), "table.include")?,
+        metadata: Vec::new(),
         fast,
     })
 }

@@ -1,7 +1,9 @@
 //! The changelog formats read: debezium-json, canal-json, maxwell-json and ogg-json. Each reads
 //! its envelope with Flink's tree decoder (missing fields are null), then turns it into 0, 1, 2
 //! or many rows with RowKinds as Flink's deserializer does; any failure of that step is the
-//! format's ("Corrupt ... message"), so `ignore-parse-errors` drops the message.
+//! format's ("Corrupt ... message"), so `ignore-parse-errors` drops the message. The readable
+//! metadata's fields ride in the envelope and are appended to each row (`metadata`).
+use super::metadata::{self, MetaKey};
 use super::node::{self, Node};
 use super::node_convert;
 use super::rows::tree_rows;
@@ -10,15 +12,31 @@ use super::value::Value;
 use crate::spec::Format;
 use crate::types::{DataType, LogicalType, RowField};
 
-/// The envelope row the format's inner JSON decoder reads, around the physical row.
-pub(crate) fn envelope_fields(format: Format, schema_include: bool, physical: &[RowField]) -> Vec<RowField> {
+/// The envelope row the format's inner JSON decoder reads, around the physical row, with the
+/// fields the metadata columns read appended (debezium: in `payload` or at the root).
+pub(crate) fn envelope_fields(
+    format: Format,
+    schema_include: bool,
+    physical: &[RowField],
+    meta: &[MetaKey],
+) -> Vec<RowField> {
+    let mut fields = base_fields(format, schema_include, physical, meta);
+    let wrapped = format == Format::DebeziumJson && schema_include;
+    fields.extend(metadata::envelope_fields(meta, |m| !wrapped || !m.in_payload, &fields));
+    fields
+}
+
+fn base_fields(format: Format, schema_include: bool, physical: &[RowField], meta: &[MetaKey]) -> Vec<RowField> {
     let row = || DataType::nullable(LogicalType::Row(physical.to_vec()));
     let rows = || DataType::nullable(LogicalType::Array(Box::new(row())));
     let string = || DataType::nullable(LogicalType::VarChar { length: u32::MAX >> 1 });
     let field = |name: &str, data_type| RowField { name: name.to_string(), data_type, description: None };
     match format {
         Format::DebeziumJson => {
-            let payload = vec![field("before", row()), field("after", row()), field("op", string())];
+            let mut payload = vec![field("before", row()), field("after", row()), field("op", string())];
+            if schema_include {
+                payload.extend(metadata::envelope_fields(meta, |m| m.in_payload, &payload));
+            }
             match schema_include {
                 true => vec![field("payload", DataType::nullable(LogicalType::Row(payload)))],
                 false => payload,
@@ -42,9 +60,15 @@ pub(crate) fn envelope_fields(format: Format, schema_include: bool, physical: &[
 /// row); canal and maxwell convert the message's tree directly and look into it again for `old`.
 pub(crate) fn read_changelog(reader: &SideReader, message: &[u8], emit: &mut Emit) -> Result<(), Failure> {
     let ignore = reader.settings.ignore_parse_errors;
-    let rows = match reader.format {
-        Format::DebeziumJson => debezium(single_envelope(reader, message)?, ignore, reader.schema_include)?,
-        Format::OggJson => ogg(single_envelope(reader, message)?, ignore)?,
+    let (rows, meta) = match reader.format {
+        Format::DebeziumJson => {
+            let (envelope, meta) = with_metadata(reader, single_envelope(reader, message)?);
+            (debezium(envelope, ignore, reader.schema_include)?, meta)
+        }
+        Format::OggJson => {
+            let (envelope, meta) = with_metadata(reader, single_envelope(reader, message)?);
+            (ogg(envelope, ignore)?, meta)
+        }
         Format::CanalJson | Format::MaxwellJson => {
             let root = node::read_tree(message, &reader.settings)?.ok_or_else(|| npe("the message"))?;
             if !included(reader, &root)? {
@@ -52,18 +76,48 @@ pub(crate) fn read_changelog(reader: &SideReader, message: &[u8], emit: &mut Emi
             }
             let envelope =
                 row(node_convert::convert(Some(&root), &reader.envelope_type, &reader.settings)?, "the envelope")?;
+            let (envelope, meta) = with_metadata(reader, envelope);
             let old = Old { node: root.get("old"), names: &reader.fields };
             match reader.format {
-                Format::CanalJson => canal(envelope, ignore, &old)?,
-                _ => maxwell(envelope, ignore, &old)?,
+                Format::CanalJson => (canal(envelope, ignore, &old)?, meta),
+                _ => (maxwell(envelope, ignore, &old)?, meta),
             }
         }
         Format::Json => unreachable!("json is not a changelog"),
     };
-    for (kind, row) in rows {
+    // Flink reads the metadata as it emits each row: a message without rows cannot fail there.
+    let meta = if rows.is_empty() { Vec::new() } else { meta? };
+    for (kind, mut row) in rows {
+        row.extend(meta.iter().cloned());
         emit(Some((kind, row)))?;
     }
     Ok(())
+}
+
+/// The metadata columns' values of a message (read from its envelope, per key), and the
+/// envelope without the fields only they read.
+fn with_metadata(reader: &SideReader, mut envelope: Vec<Value>) -> (Vec<Value>, Result<Vec<Value>, Failure>) {
+    if reader.metadata.is_empty() {
+        return (envelope, Ok(Vec::new()));
+    }
+    let LogicalType::Row(root) = &reader.envelope_type.logical else { unreachable!("an envelope is a ROW") };
+    let payload = match (reader.schema_include, root.first().map(|f| &f.data_type.logical), envelope.first()) {
+        (true, Some(LogicalType::Row(types)), Some(Value::Row(values))) => Some((&types[..], &values[..])),
+        _ => None,
+    };
+    let field = |name: &str| {
+        let at = |types: &[RowField], values: &'_ [Value]| {
+            types.iter().position(|f| f.name == name).and_then(|i| values.get(i).cloned())
+        };
+        at(root, &envelope).or_else(|| payload.and_then(|(types, values)| at(types, values))).unwrap_or(Value::Null)
+    };
+    let meta = reader.metadata.iter().map(|m| m.read(&field(m.field))).collect();
+    envelope.truncate(match reader.format {
+        Format::DebeziumJson if reader.schema_include => 1,
+        Format::CanalJson => 5,
+        _ => 3,
+    });
+    (envelope, meta)
 }
 
 /// canal-json's include filters, checked on the message's tree before it is converted: a message
@@ -144,10 +198,11 @@ fn unknown(field: &str, op: &str, ignore: bool) -> Result<Rows, Failure> {
 }
 
 fn debezium(envelope: Vec<Value>, ignore: bool, schema_include: bool) -> Result<Rows, Failure> {
-    let payload = match schema_include {
+    let mut payload = match schema_include {
         true => row(envelope.into_iter().next().unwrap_or(Value::Null), "payload")?,
         false => envelope,
     };
+    payload.truncate(3);
     let [before, after, op]: [Value; 3] = payload.try_into().map_err(|_| npe("the payload"))?;
     let op = text(&op, "op")?;
     Ok(match op.as_str() {

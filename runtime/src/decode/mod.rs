@@ -6,9 +6,9 @@
 //! `lexer` (Jackson's tokens) -> `direct` (Flink's streaming converters straight into
 //! the batch's `columns`, for a json side without maps) or `convert` / `node_convert` (Flink's
 //! streaming and tree converters into values, one record at a time; `cdc` for the changelog
-//! envelopes) -> `message` (a format's error handling) -> `assemble` (the key and value rows
-//! merged into the table's physical row, upsert tombstones, appended to the columns) ->
-//! `arrow_out` (the batch's arrays).
+//! envelopes, `metadata` for their readable metadata) -> `message` (a format's error handling)
+//! -> `assemble` (the key and value rows merged into the table's physical row, upsert
+//! tombstones, appended to the columns) -> `arrow_out` (the batch's arrays).
 mod arrow_out;
 mod assemble;
 mod base64;
@@ -20,6 +20,7 @@ mod fast;
 mod java;
 mod lexer;
 mod message;
+mod metadata;
 mod node;
 mod node_convert;
 mod rows;

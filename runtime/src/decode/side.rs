@@ -1,6 +1,7 @@
 //! What reading one side's messages needs: the side's reader, how a message fails, the row
 //! callback, and Flink's RowKind bytes.
 use super::fast::RowPlan;
+use super::metadata::MetaKey;
 use super::value::Value;
 use super::DecodeSettings;
 use crate::spec::Format;
@@ -28,6 +29,8 @@ pub(crate) struct SideReader {
     /// canal-json's `database.include` and `table.include`, anchored to match whole names.
     pub database_include: Option<regex::Regex>,
     pub table_include: Option<regex::Regex>,
+    /// The format's metadata columns, appended to each row in this order.
+    pub metadata: Vec<MetaKey>,
     /// How a json side's common-case message is read straight into the columns, when its types
     /// allow it.
     pub fast: Option<RowPlan>,

@@ -136,7 +136,21 @@ public final class NativeJsonDecoder implements AutoCloseable {
         return this;
     }
 
-    /** The Arrow schema of {@link DecodedBatch#root()}: the table's physical columns. */
+    /**
+     * Reads the value format's metadata {@code keys} (without {@code value.}, such as
+     * debezium-json's {@code source.timestamp}) into columns after the physical ones, in this
+     * order, and so changes {@link #schema()}; returns this decoder.
+     *
+     * @throws KjsonSpecException naming the key, where the format has no such key or kjson does not read it
+     */
+    public NativeJsonDecoder valueMetadata(List<String> keys) {
+        checkOpen();
+        setValueMetadata(handle, keys.toArray(new String[0]));
+        importSchema();
+        return this;
+    }
+
+    /** The Arrow schema of {@link DecodedBatch#root()}: the table's physical columns, then the value metadata columns. */
     public Schema schema() {
         return schema;
     }
@@ -288,6 +302,8 @@ public final class NativeJsonDecoder implements AutoCloseable {
     static native void setOnError(long handle, boolean collect);
 
     static native void setTimestampLayout(long handle, boolean asFlinkRows);
+
+    static native void setValueMetadata(long handle, String[] keys);
 
     /** Exports the struct type of the decoded arrays into the empty ArrowSchema at the address. */
     static native void exportSchema(long handle, long arrowSchemaAddress);

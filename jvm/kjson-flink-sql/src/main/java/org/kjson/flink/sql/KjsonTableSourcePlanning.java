@@ -1,5 +1,6 @@
 package org.kjson.flink.sql;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -11,6 +12,8 @@ import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableFactory;
 import org.kjson.flink.Compatibility;
@@ -35,8 +38,8 @@ import org.slf4j.LoggerFactory;
  *       options and column types it cannot read as Flink does. Where the library cannot load,
  *       planning goes on (logged) and the check runs when the reader opens.</li>
  * </ol>
- * A value-format metadata column ({@code value.*}) is refused when the planner applies it
- * ({@link KjsonKafkaDynamicSource}).
+ * A value-format metadata column ({@code value.*}) the native decoder does not read is refused
+ * when the planner applies it ({@link KjsonKafkaDynamicSource}).
  */
 final class KjsonTableSourcePlanning {
     private static final Logger LOG = LoggerFactory.getLogger(KjsonTableSourcePlanning.class);
@@ -68,7 +71,18 @@ final class KjsonTableSourcePlanning {
         validateNatively(table);
         Integer parallelism = Configuration.fromMap(stockOptions).getOptional(SCAN_PARALLELISM).orElse(null);
         return new KjsonKafkaDynamicSource(kafka, new SourceDecoding(table, List.of(), nativePolicy), identifier,
-                stockIdentifier, parallelism);
+                stockIdentifier, parallelism, metadataColumns(context.getCatalogTable().getResolvedSchema()));
+    }
+
+    /** The metadata columns' names by key, for the messages that refuse a key. */
+    private static Map<String, String> metadataColumns(ResolvedSchema schema) {
+        Map<String, String> columns = new HashMap<>();
+        for (Column column : schema.getColumns()) {
+            if (column instanceof Column.MetadataColumn metadata) {
+                columns.put(metadata.getMetadataKey().orElse(column.getName()), column.getName());
+            }
+        }
+        return columns;
     }
 
     private void checkFormats(Map<String, String> options) {

@@ -201,6 +201,9 @@ class ScanParityTest {
                 // Null rows: Flink's deserializer hands them on and ignore-parse-errors swallows the failure.
                 ScanRun.text(topic, null, "[null]"),
                 ScanRun.text(topic, null, "[1]"),
+                // A null row after good elements (2.x): those rows stay, the rest of the message goes.
+                ScanRun.text(topic, null, "[{\"id\":10},5,{\"id\":11}]"),
+                ScanRun.text(topic, null, "[{\"id\":12,\"name\":\"x\"},null]"),
                 ScanRun.text(topic, null, "null"),
                 ScanRun.text(topic, null, "5"),
                 ScanRun.text(topic, null, "{\"id\":9,\"tags\":[1,\"x\"]}"),
@@ -343,7 +346,7 @@ class ScanParityTest {
     }
 
     /** Reads the topic with both connectors; asserts the same rows in the same order; returns the stock read. */
-    private static Result assertSameRead(String ddl, String stockConnector, String kjsonConnector, String topic,
+    static Result assertSameRead(String ddl, String stockConnector, String kjsonConnector, String topic,
             String query) throws Exception {
         Result stock = ScanRun.read(ddl, stockConnector, topic, query);
         long decodedBefore = ScanRun.recordsDecoded();

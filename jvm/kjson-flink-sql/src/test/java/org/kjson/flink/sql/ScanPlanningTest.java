@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -72,10 +75,43 @@ class ScanPlanningTest {
     }
 
     @Test
-    void valueFormatMetadataIsRefusedByName() {
-        String message = refusal("kjson-kafka", COLUMNS + ", src_ts TIMESTAMP_LTZ(3) METADATA FROM"
-                + " 'value.source.timestamp' VIRTUAL", "'format' = 'debezium-json'");
-        assertTrue(message.contains("metadata 'value.source.timestamp' of the value format is not read"), message);
+    void valueFormatMetadataKjsonDoesNotReadIsRefusedByName() {
+        String message = refusal("kjson-kafka", COLUMNS + ", op_ts TIMESTAMP_LTZ(6) METADATA FROM"
+                + " 'value.event-timestamp' VIRTUAL", "'format' = 'ogg-json'");
+        assertTrue(message.contains("metadata column FROM 'value.event-timestamp'")
+                && message.contains("metadata columns ['op_ts']")
+                && message.contains("does not read ogg-json's timestamps") && message.contains("use 'connector' = 'kafka'"),
+                message);
+    }
+
+    @Test
+    void valueFormatMetadataPlansAsTheStockConnectorDoes() {
+        String columns = COLUMNS + ", src_ts TIMESTAMP_LTZ(3) METADATA FROM 'value.source.timestamp' VIRTUAL,"
+                + " part INT METADATA FROM 'partition' VIRTUAL, db STRING METADATA FROM 'value.source.database' VIRTUAL";
+        String options = "'format' = 'debezium-json', 'scan.startup.mode' = 'earliest-offset'";
+        assertEquals(optimized(plan("kafka", columns, options)), optimized(plan("kjson-kafka", columns, options)));
+    }
+
+    @Test
+    void theReadmeSourceExamplePlansAsTheStockConnectorDoes() throws IOException {
+        assertEquals(optimized(planReadmeSource("kafka")), optimized(planReadmeSource("kjson-kafka")));
+    }
+
+    /** The README's {@code CREATE TABLE orders} and the query after it, planned with {@code connector}. */
+    private static String planReadmeSource(String connector) throws IOException {
+        Path root = Path.of("").toAbsolutePath();
+        while (!Files.exists(root.resolve("Cargo.toml"))) {
+            root = root.getParent();
+        }
+        String readme = Files.readString(root.resolve("README.md"));
+        int start = readme.indexOf("CREATE TABLE orders");
+        int end = readme.indexOf(");", start) + 1;
+        int query = readme.indexOf("SELECT ", end);
+        assertTrue(start >= 0 && end > start && query > end, "README.md has no source example");
+        TableEnvironment tableEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        tableEnv.executeSql(readme.substring(start, end).replace("'kjson-kafka'", "'" + connector + "'"));
+        return tableEnv.explainSql(readme.substring(query, readme.indexOf(';', query)),
+                ExplainDetail.JSON_EXECUTION_PLAN);
     }
 
     @Test

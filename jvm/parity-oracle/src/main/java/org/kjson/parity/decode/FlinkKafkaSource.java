@@ -49,30 +49,26 @@ final class FlinkKafkaSource {
 
         /**
          * The rows Flink emits for one record (copied: a decoder may reuse its row objects). A null
-         * row fails the record after the call (the source output would fail on it; throwing from
-         * the collector instead could be swallowed by the format's own error handling).
+         * row throws from the collector, as the operator after a real source throws on it: inside
+         * the format's call, so {@code ignore-parse-errors} swallows it (the record keeps the rows
+         * before it) and otherwise the record fails.
          */
         List<RowData> deserialize(byte[] key, byte[] value) throws Exception {
             RowDataSerializer copier = new RowDataSerializer(producedType);
             List<RowData> rows = new ArrayList<>();
-            int[] nullRows = {0};
             ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("kjson-decode", 0, 0L, key, value);
             schema.deserialize(record, new Collector<>() {
                 @Override
                 public void collect(RowData row) {
                     if (row == null) {
-                        nullRows[0]++;
-                    } else {
-                        rows.add(copier.copy(row));
+                        throw new NullRowException(rows.size());
                     }
+                    rows.add(copier.copy(row));
                 }
 
                 @Override
                 public void close() {}
             });
-            if (nullRows[0] > 0) {
-                throw new NullRowException(nullRows[0], rows.size());
-            }
             for (RowData row : rows) {
                 if (NullMapKeys.in(row, producedType)) {
                     throw new NullMapKeyException();
@@ -92,10 +88,10 @@ final class FlinkKafkaSource {
         }
     }
 
-    /** Flink's deserializer handed a null row to the collector (what a source output cannot take). */
-    static final class NullRowException extends Exception {
-        NullRowException(int nulls, int rows) {
-            super("oracle: Flink's deserializer emitted " + nulls + " null row(s) (and " + rows + " rows)");
+    /** Flink's deserializer handed a null row to the collector (what the next operator fails on). */
+    static final class NullRowException extends RuntimeException {
+        NullRowException(int rows) {
+            super("oracle: Flink's deserializer emitted a null row (after " + rows + " rows)");
         }
     }
 

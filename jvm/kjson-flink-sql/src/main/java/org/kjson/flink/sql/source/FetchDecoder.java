@@ -10,6 +10,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.kjson.flink.Compatibility;
@@ -29,14 +30,11 @@ final class FetchDecoder implements AutoCloseable {
     /** Key plus value bytes per native call: far below the 2 GiB of one Java array. */
     static final long MAX_SLAB_BYTES = 256L << 20;
 
-    /** Flink's message for a null value row on a non-upsert table (the native decoder's too). */
-    static final String NULL_ROW =
-            "Invalid null value received in non-upsert mode. Could not to set row kind for output record.";
-
     private final SourceDecoding decoding;
     private final DecodeMetrics metrics;
     private final ReadableMetadata[] metadata;
-    private final int physicalArity;
+    /** The columns the decoder produces: physical, then the value format's metadata. */
+    private final RowType decodedType;
     private BufferAllocator allocator;
     private NativeJsonDecoder decoder;
 
@@ -44,7 +42,7 @@ final class FetchDecoder implements AutoCloseable {
         this.decoding = decoding;
         this.metrics = metrics;
         this.metadata = ReadableMetadata.of(decoding.metadataKeys());
-        this.physicalArity = decoding.physicalRowType().getFieldCount();
+        this.decodedType = decoding.decodedRowType();
     }
 
     /** The records of one split, in offset order, decoded. */
@@ -87,8 +85,7 @@ final class FetchDecoder implements AutoCloseable {
         try (DecodedBatch batch = decoder().decode(keys, values)) {
             List<List<RowData>> rows = rowsByRecord(batch, records);
             Map<Integer, String> failures = new HashMap<>();
-            batch.errors().stream().filter(error -> !skippedByFlink(error.message()))
-                    .forEach(error -> failures.put(error.record(), error.message()));
+            batch.errors().forEach(error -> failures.put(error.record(), error.message()));
             for (int i = 0; i < records.size(); i++) {
                 out.add(new DecodedRecord(records.get(i), rows.get(i), failures.get(i)));
             }
@@ -96,32 +93,18 @@ final class FetchDecoder implements AutoCloseable {
         }
     }
 
-    /**
-     * A record the decoder fails whose failure Flink's json deserializer swallows: under
-     * {@code ignore-parse-errors}, a message that gives a null row (a top-level array with a
-     * null or non-object element, a truncated object) on a table without key or metadata
-     * columns. Flink hands the null row on inside the deserializer's {@code try}, the next
-     * operator throws on it, and {@code ignore-parse-errors} catches that: the record gives no
-     * further row and the job goes on. The decoder reports it as a failure of the record
-     * instead; this takes it as Flink does. Rows such a record gave before the null row (the
-     * elements of a top-level array before the bad one) are lost, where Flink emits them: a
-     * known difference of the native decoder (docs/flink-sql.md, "Source").
-     */
-    private boolean skippedByFlink(String message) {
-        return decoding.ignoresParseErrors() && NULL_ROW.equals(message);
-    }
-
-    /** Each record's rows: the physical columns read from Arrow, then the metadata columns. */
+    /** Each record's rows: the decoded columns read from Arrow, then the connector metadata columns. */
     private List<List<RowData>> rowsByRecord(DecodedBatch batch, List<ConsumerRecord<byte[], byte[]>> records) {
         List<List<RowData>> rows = new ArrayList<>(Collections.nCopies(records.size(), List.of()));
-        ArrowRowReader reader = ArrowRowReader.bind(decoding.physicalRowType(), batch.root());
+        ArrowRowReader reader = ArrowRowReader.bind(decodedType, batch.root());
+        int decodedArity = decodedType.getFieldCount();
         for (int r = 0; r < batch.rowCount(); r++) {
             int record = batch.record(r);
             GenericRowData row = new GenericRowData(RowKind.fromByteValue(batch.rowKind(r)),
-                    physicalArity + metadata.length);
+                    decodedArity + metadata.length);
             reader.read(r, row);
             for (int m = 0; m < metadata.length; m++) {
-                row.setField(physicalArity + m, metadata[m].read(records.get(record)));
+                row.setField(decodedArity + m, metadata[m].read(records.get(record)));
             }
             List<RowData> ofRecord = rows.get(record);
             if (ofRecord.isEmpty()) {
@@ -136,11 +119,19 @@ final class FetchDecoder implements AutoCloseable {
     private NativeJsonDecoder decoder() {
         if (decoder == null) {
             allocator = new RootAllocator();
+            NativeJsonDecoder opened = null;
             try {
-                decoder = NativeJsonDecoder.open(decoding.table(), Compatibility.ofRunningFlink(), allocator)
+                opened = NativeJsonDecoder.open(decoding.table(), Compatibility.ofRunningFlink(), allocator)
                         .onError(NativeJsonDecoder.OnError.COLLECT)
                         .timestampLayout(NativeJsonDecoder.TimestampLayout.AS_FLINK_ROWS);
+                if (!decoding.valueMetadataKeys().isEmpty()) {
+                    opened.valueMetadata(decoding.valueMetadataKeys());
+                }
+                decoder = opened;
             } catch (RuntimeException | Error e) {
+                if (opened != null) {
+                    opened.close();
+                }
                 allocator.close();
                 allocator = null;
                 throw e;

@@ -1,9 +1,13 @@
 package org.kjson.flink.sql.source;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -24,6 +28,10 @@ import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata
 import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.kjson.flink.Compatibility;
+import org.kjson.flink.KjsonException;
+import org.kjson.flink.NativeJsonDecoder;
 
 /**
  * The scan side of {@code kjson-kafka} and {@code kjson-upsert-kafka}: Flink's own
@@ -31,8 +39,8 @@ import org.apache.flink.table.types.DataType;
  * (changelog mode, readable metadata, watermark push-down, boundedness, parallelism); only the
  * runtime differs: {@link KjsonKafkaSource}, Flink's Kafka source with a reader that decodes
  * natively. Metadata of the value format ({@code value.*}, such as debezium-json's
- * {@code value.source.timestamp}) is refused at planning: the native decoder does not produce
- * it yet.
+ * {@code value.source.timestamp}) is read by the native decoder from each message's envelope;
+ * a key it does not read is refused at planning with its message.
  */
 public final class KjsonKafkaDynamicSource implements ScanTableSource, SupportsReadingMetadata, SupportsWatermarkPushDown {
     /** The stock source's uid name: state maps between {@code kafka} and {@code kjson-kafka}. */
@@ -40,13 +48,16 @@ public final class KjsonKafkaDynamicSource implements ScanTableSource, SupportsR
     private static final String VALUE_METADATA_PREFIX = "value.";
 
     private final KafkaDynamicSource stock;
-    private final SourceDecoding decoding;
+    private SourceDecoding decoding;
     private final String identifier;
     private final String stockIdentifier;
     private final Integer parallelism;
+    /** The table's metadata columns by key (for messages). */
+    private final Map<String, String> metadataColumns;
 
     public KjsonKafkaDynamicSource(KafkaDynamicSource stock, SourceDecoding decoding, String identifier,
-            String stockIdentifier, Integer parallelism) {
+            String stockIdentifier, Integer parallelism, Map<String, String> metadataColumns) {
+        this.metadataColumns = Map.copyOf(metadataColumns);
         this.stock = stock;
         this.decoding = decoding;
         this.identifier = identifier;
@@ -96,15 +107,39 @@ public final class KjsonKafkaDynamicSource implements ScanTableSource, SupportsR
 
     @Override
     public void applyReadableMetadata(List<String> metadataKeys, DataType producedDataType) {
+        Map<String, DataType> readable = stock.listReadableMetadata();
+        List<String> valueKeys = new ArrayList<>();
+        List<LogicalType> valueTypes = new ArrayList<>();
         for (String key : metadataKeys) {
             if (key.startsWith(VALUE_METADATA_PREFIX)) {
-                throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' cannot be read"
-                        + " row-identically to '%s' by kjson: metadata '%s' of the value format is not read by kjson's"
-                        + " native decoder (to read this table as it is, use 'connector' = '%s')",
-                        decoding.table().tableName(), identifier, stockIdentifier, key, stockIdentifier));
+                valueKeys.add(key.substring(VALUE_METADATA_PREFIX.length()));
+                valueTypes.add(readable.get(key).getLogicalType());
             }
         }
+        checkNatively(valueKeys);
         stock.applyReadableMetadata(metadataKeys, producedDataType);
+        decoding = decoding.withValueMetadata(valueKeys, valueTypes);
+    }
+
+    /** The native decoder's refusal of a value metadata key, where the library loads here. */
+    private void checkNatively(List<String> valueKeys) {
+        if (valueKeys.isEmpty()) {
+            return;
+        }
+        try (BufferAllocator allocator = new RootAllocator();
+                NativeJsonDecoder decoder = NativeJsonDecoder.open(decoding.table(), Compatibility.ofRunningFlink(),
+                        allocator)) {
+            decoder.valueMetadata(valueKeys);
+        } catch (UnsatisfiedLinkError e) {
+            // checked when the reader opens
+        } catch (KjsonException e) {
+            String columns = valueKeys.stream().map(key -> metadataColumns.get(VALUE_METADATA_PREFIX + key))
+                    .filter(Objects::nonNull).map(name -> "'" + name + "'").toList().toString();
+            throw new ValidationException(String.format("Table '%s' with 'connector' = '%s' cannot be read"
+                    + " row-identically to '%s' by kjson: %s (metadata columns %s; to read this table as it is, use"
+                    + " 'connector' = '%s')", decoding.table().tableName(), identifier, stockIdentifier, e.getMessage(),
+                    columns, stockIdentifier), e);
+        }
     }
 
     @Override
@@ -120,7 +155,7 @@ public final class KjsonKafkaDynamicSource implements ScanTableSource, SupportsR
     @Override
     public DynamicTableSource copy() {
         return new KjsonKafkaDynamicSource((KafkaDynamicSource) stock.copy(), decoding, identifier, stockIdentifier,
-                parallelism);
+                parallelism, metadataColumns);
     }
 
     @Override
