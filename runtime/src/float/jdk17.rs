@@ -104,15 +104,50 @@ fn legacy_digits(
         };
         return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
-    // The decimal first: the loop's set-up is then computed after the product, not kept across it.
-    let placed = shortest();
-    let scale = Scaling::new(bin_exp, fraction, significant_bits);
-    if let Some(text) =
-        placed.and_then(|placed| agreement::legacy_text(&scale, &placed, bin_exp, fraction, significant_bits))
-    {
-        return Legacy::Text(text);
+    // The decimal first: the loop's sizes are then computed after the product, not kept across it.
+    if let Some(placed) = shortest() {
+        let sizes = LoopSizes::new(bin_exp, fraction, significant_bits, tiny_bits);
+        if let Some(text) = agreement::legacy_text(&sizes, &placed, bin_exp, fraction, significant_bits) {
+            return Legacy::Text(text);
+        }
     }
     Legacy::Digits(digit_loop(bin_exp, fraction, significant_bits))
+}
+
+/// What the agreement test reads of the digit loop's set-up: the decimal-exponent estimate, the
+/// arithmetic chosen, the size estimate of `10 * S`, and the exponents `[m5, m2, s5, s2]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LoopSizes {
+    dec_exp: i32,
+    width: LoopWidth,
+    ten_s_bits: i32,
+    exponents: [i32; 4],
+}
+
+impl LoopSizes {
+    /// For a normal value that is not a power of two (`tiny_bits` as in [`legacy_digits`]).
+    ///
+    /// A non-integer (`tiny_bits > 0`) with `dec_exp >= 0` has `B = fraction * 2^b2` with
+    /// `b2 = significant_bits + 1 - fraction_bits` (the margin's negative `m2` moved onto B and
+    /// S), `M = 1` and `S = 5^dec_exp * 2^(dec_exp - bin_exp + significant_bits)`; so B has
+    /// `significant_bits + 1` estimated bits. Other values take the full set-up.
+    #[inline(always)]
+    fn new(bin_exp: i32, fraction: u64, significant_bits: i32, tiny_bits: i32) -> LoopSizes {
+        let dec_exp = estimate_dec_exp(fraction, bin_exp);
+        if tiny_bits == 0 || dec_exp < 0 {
+            return Scaling::new(bin_exp, fraction, significant_bits).sizes();
+        }
+        let s2 = dec_exp - bin_exp + significant_bits;
+        let ten_s_bits = s2 + 1 + estimated_pow5_bits(dec_exp + 1);
+        let width = if significant_bits + 1 < 32 && ten_s_bits < 32 {
+            LoopWidth::I32
+        } else if ten_s_bits < 64 {
+            LoopWidth::I64
+        } else {
+            LoopWidth::Exact
+        };
+        LoopSizes { dec_exp, width, ten_s_bits, exponents: [0, 0, dec_exp, s2] }
+    }
 }
 
 /// The digit loop, its set-up computed again here: then the inlined route above needs only the
@@ -191,6 +226,13 @@ impl Scaling {
             m2 = 0;
         }
         Scaling { dec_exp, fraction_bits, b5, b2, s5, s2, m5: b5, m2 }
+    }
+
+    /// The sizes the agreement test reads, out of line: the inlined route takes the direct form.
+    #[inline(never)]
+    fn sizes(&self) -> LoopSizes {
+        let exponents = [self.m5, self.m2, self.s5, self.s2];
+        LoopSizes { dec_exp: self.dec_exp, width: self.loop_width(), ten_s_bits: self.ten_s_bits(), exponents }
     }
 
     /// The legacy choice, from its size estimates of B and 10*S.
@@ -566,6 +608,46 @@ mod tests {
             }
         }
         assert!(fallbacks > 0, "the double evaluation was never taken");
+    }
+
+    /// The direct sizes against the full set-up's, for every normal value that is not a power of
+    /// two and skips the integer path: random bit patterns and short readings, doubles and floats.
+    #[test]
+    fn direct_sizes_are_the_set_up_sizes() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut direct = 0;
+        for index in 0..400_000u64 {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            let bits = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let double = if index % 2 == 0 {
+                f64::from_bits(bits >> 1)
+            } else {
+                ((bits >> 16) % 100_000) as f64 * 10f64.powi((bits % 12) as i32 - 6)
+            };
+            let (double_bits, float_bits) = (double.to_bits(), (double as f32).to_bits());
+            let cases = [
+                ((double_bits >> 52) as i32 - 1023, double_bits & ((1 << 52) - 1), 53),
+                ((float_bits >> 23) as i32 - 127, u64::from(float_bits & ((1 << 23) - 1)) << 29, 24),
+            ];
+            for (bin_exp, stored, significant_bits) in cases {
+                if stored == 0 || !(-126..=1023).contains(&bin_exp) || (significant_bits == 24 && bin_exp > 127) {
+                    continue;
+                }
+                let fraction = stored | (1 << 52);
+                let fraction_bits = SIGNIFICAND_SHIFT + 1 - fraction.trailing_zeros() as i32;
+                let tiny_bits = (fraction_bits - bin_exp - 1).max(0);
+                if tiny_bits == 0 && (MIN_SMALL_BIN_EXP..=MAX_SMALL_BIN_EXP).contains(&bin_exp) {
+                    continue;
+                }
+                let sizes = LoopSizes::new(bin_exp, fraction, significant_bits, tiny_bits);
+                let full = Scaling::new(bin_exp, fraction, significant_bits).sizes();
+                assert_eq!(sizes, full, "{fraction:x} * 2^{bin_exp}, {significant_bits} bits");
+                direct += usize::from(tiny_bits > 0 && full.dec_exp >= 0);
+            }
+        }
+        assert!(direct > 100_000, "the direct form was checked {direct} times");
     }
 
     #[test]

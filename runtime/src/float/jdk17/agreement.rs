@@ -23,7 +23,7 @@
 //!    than `M`, and Java's scientific layout prints `d0` as it prints `d`: `d.0E..`.
 //!
 //! Every condition is checked exactly; a value that fails one takes the digit loop.
-use super::{LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
+use super::{LoopSizes, LoopWidth, MAX_SMALL_BIN_EXP};
 use crate::float::decimal::POW10;
 use crate::float::jdk19::Placed;
 use crate::float::text::DecimalText;
@@ -33,7 +33,7 @@ use crate::float::text::DecimalText;
 /// of precision), else `None`.
 #[inline(always)]
 pub(super) fn legacy_text(
-    scale: &Scaling,
+    sizes: &LoopSizes,
     placed: &Placed,
     bin_exp: i32,
     fraction: u64,
@@ -48,12 +48,12 @@ pub(super) fn legacy_text(
     // One digit: `1` may be a carry into a new leading digit (0.0999.. -> 0.1).
     let carry_free = len >= 2 || text.first_digit() != b'1';
     // The estimate is exact, or one too high and the loop drops a leading zero.
-    let leading_zero = scale.dec_exp == point;
+    let leading_zero = sizes.dec_exp == point;
     let prints = carry_free
-        && (scale.dec_exp == point - 1 || leading_zero)
+        && (sizes.dec_exp == point - 1 || leading_zero)
         && no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
         // With D's neighbours outside the interval (`alone`) the loop never compares a tie.
-        && fixed_width_is_exact(scale, len as u32, len as u32 + u32::from(leading_zero), placed.alone);
+        && fixed_width_is_exact(sizes, len as u32, len as u32 + u32::from(leading_zero), placed.alone);
     prints.then_some(text)
 }
 
@@ -87,19 +87,18 @@ fn no_short_decimal_at_upper_bound(bin_exp: i32, fraction: u64, significant_bits
 /// `M * 10^steps <= 5 * (10 * S)`. Then `6 * (10 * S)` below the maximum is enough, and the size
 /// estimate of `10 * S` decides that without multiplying.
 #[inline(always)]
-fn fixed_width_is_exact(scale: &Scaling, len: u32, steps: u32, alone: bool) -> bool {
-    let (max, max_bits) = match scale.loop_width() {
+fn fixed_width_is_exact(sizes: &LoopSizes, len: u32, steps: u32, alone: bool) -> bool {
+    let (max, max_bits) = match sizes.width {
         LoopWidth::I32 => (i32::MAX as u128, 31),
         LoopWidth::I64 => (i64::MAX as u128, 63),
         LoopWidth::Exact => return true,
     };
     // `10 * S < 2^ten_s_bits`, so `6 * (10 * S) < 2^(ten_s_bits + 3)`.
-    (len >= 3 && scale.ten_s_bits() + 3 <= max_bits)
-        || margin_stays_below([scale.m5, scale.m2, scale.s5, scale.s2], max, steps, alone)
+    (len >= 3 && sizes.ten_s_bits + 3 <= max_bits) || margin_stays_below(sizes.exponents, max, steps, alone)
 }
 
 /// The exact form of [`fixed_width_is_exact`]'s test, for one- and two-digit decimals; the
-/// exponents of the margin and of S by value (a `&Scaling` would keep the set-up in memory).
+/// exponents of the margin and of S by value.
 #[inline(never)]
 fn margin_stays_below([m5, m2, s5, s2]: [i32; 4], max: u128, steps: u32, alone: bool) -> bool {
     let (Some(margin), Some(ten_s)) = (pow5_shl(m5, m2), pow5_shl(s5 + 1, s2 + 1)) else {
