@@ -105,11 +105,10 @@ fn legacy_digits(
         return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
     // The decimal first: the loop's sizes are then computed after the product, not kept across it.
-    if let Some(placed) = shortest() {
-        let sizes = LoopSizes::new(bin_exp, fraction, significant_bits, tiny_bits);
-        if let Some(text) = agreement::legacy_text(&sizes, &placed, bin_exp, fraction, significant_bits) {
-            return Legacy::Text(text);
-        }
+    if let Some(text) =
+        shortest().and_then(|placed| agreement::legacy_text(&placed, bin_exp, fraction, significant_bits, tiny_bits))
+    {
+        return Legacy::Text(text);
     }
     Legacy::Digits(digit_loop(bin_exp, fraction, significant_bits))
 }
@@ -125,18 +124,13 @@ struct LoopSizes {
 }
 
 impl LoopSizes {
-    /// For a normal value that is not a power of two (`tiny_bits` as in [`legacy_digits`]).
-    ///
-    /// A non-integer (`tiny_bits > 0`) with `dec_exp >= 0` has `B = fraction * 2^b2` with
-    /// `b2 = significant_bits + 1 - fraction_bits` (the margin's negative `m2` moved onto B and
-    /// S), `M = 1` and `S = 5^dec_exp * 2^(dec_exp - bin_exp + significant_bits)`; so B has
-    /// `significant_bits + 1` estimated bits. Other values take the full set-up.
+    /// The sizes of a non-integer (`tiny_bits > 0`) with `dec_exp >= 0`, normal and not a power
+    /// of two: there `B = fraction * 2^b2` with `b2 = significant_bits + 1 - fraction_bits` (the
+    /// margin's negative `m2` moved onto B and S), `M = 1` and
+    /// `S = 5^dec_exp * 2^(dec_exp - bin_exp + significant_bits)`; B has `significant_bits + 1`
+    /// estimated bits.
     #[inline(always)]
-    fn new(bin_exp: i32, fraction: u64, significant_bits: i32, tiny_bits: i32) -> LoopSizes {
-        let dec_exp = estimate_dec_exp(fraction, bin_exp);
-        if tiny_bits == 0 || dec_exp < 0 {
-            return Scaling::new(bin_exp, fraction, significant_bits).sizes();
-        }
+    fn direct(dec_exp: i32, bin_exp: i32, significant_bits: i32) -> LoopSizes {
         let s2 = dec_exp - bin_exp + significant_bits;
         let ten_s_bits = s2 + 1 + estimated_pow5_bits(dec_exp + 1);
         let width = if significant_bits + 1 < 32 && ten_s_bits < 32 {
@@ -228,8 +222,7 @@ impl Scaling {
         Scaling { dec_exp, fraction_bits, b5, b2, s5, s2, m5: b5, m2 }
     }
 
-    /// The sizes the agreement test reads, out of line: the inlined route takes the direct form.
-    #[inline(never)]
+    /// The sizes the agreement test reads.
     fn sizes(&self) -> LoopSizes {
         let exponents = [self.m5, self.m2, self.s5, self.s2];
         LoopSizes { dec_exp: self.dec_exp, width: self.loop_width(), ten_s_bits: self.ten_s_bits(), exponents }
@@ -610,8 +603,8 @@ mod tests {
         assert!(fallbacks > 0, "the double evaluation was never taken");
     }
 
-    /// The direct sizes against the full set-up's, for every normal value that is not a power of
-    /// two and skips the integer path: random bit patterns and short readings, doubles and floats.
+    /// The direct sizes against the full set-up's, for the normal values (not powers of two) they
+    /// serve: random bit patterns and short readings, doubles and floats.
     #[test]
     fn direct_sizes_are_the_set_up_sizes() {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
@@ -641,10 +634,12 @@ mod tests {
                 if tiny_bits == 0 && (MIN_SMALL_BIN_EXP..=MAX_SMALL_BIN_EXP).contains(&bin_exp) {
                     continue;
                 }
-                let sizes = LoopSizes::new(bin_exp, fraction, significant_bits, tiny_bits);
                 let full = Scaling::new(bin_exp, fraction, significant_bits).sizes();
-                assert_eq!(sizes, full, "{fraction:x} * 2^{bin_exp}, {significant_bits} bits");
-                direct += usize::from(tiny_bits > 0 && full.dec_exp >= 0);
+                if tiny_bits > 0 && full.dec_exp >= 0 {
+                    let sizes = LoopSizes::direct(full.dec_exp, bin_exp, significant_bits);
+                    assert_eq!(sizes, full, "{fraction:x} * 2^{bin_exp}, {significant_bits} bits");
+                    direct += 1;
+                }
             }
         }
         assert!(direct > 100_000, "the direct form was checked {direct} times");

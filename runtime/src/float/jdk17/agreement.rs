@@ -23,21 +23,21 @@
 //!    than `M`, and Java's scientific layout prints `d0` as it prints `d`: `d.0E..`.
 //!
 //! Every condition is checked exactly; a value that fails one takes the digit loop.
-use super::{LoopSizes, LoopWidth, MAX_SMALL_BIN_EXP};
+use super::{estimate_dec_exp, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
 use crate::float::decimal::POW10;
 use crate::float::jdk19::Placed;
 use crate::float::text::DecimalText;
 
 /// The text of `placed.decimal` if the legacy loop prints it for the value
 /// `fraction * 2^(bin_exp - 52)` (`fraction` with its leading one at bit 52, `significant_bits`
-/// of precision), else `None`.
+/// of precision, `tiny_bits` as in the loop's set-up), else `None`.
 #[inline(always)]
 pub(super) fn legacy_text(
-    sizes: &LoopSizes,
     placed: &Placed,
     bin_exp: i32,
     fraction: u64,
     significant_bits: i32,
+    tiny_bits: i32,
 ) -> Option<DecimalText> {
     let decimal = placed.decimal;
     if !placed.interior || !DecimalText::fits(decimal) {
@@ -46,15 +46,36 @@ pub(super) fn legacy_text(
     let text = DecimalText::new(decimal, significant_bits <= 24);
     let (len, point) = (text.len as i32, text.point);
     // One digit: `1` may be a carry into a new leading digit (0.0999.. -> 0.1).
-    let carry_free = len >= 2 || text.first_digit() != b'1';
+    if len < 2 && text.first_digit() == b'1' {
+        return None;
+    }
+    let dec_exp = estimate_dec_exp(fraction, bin_exp);
+    // Non-integers with `dec_exp >= 0` (below 2^52, so no short decimal at `v + M`) take the
+    // direct sizes in registers; the rest the full set-up, out of line.
+    let prints = if tiny_bits > 0 && dec_exp >= 0 {
+        loop_prints(LoopSizes::direct(dec_exp, bin_exp, significant_bits), len, point, placed.alone)
+    } else {
+        full_set_up_prints(bin_exp, fraction, significant_bits, [len, point], placed.alone)
+    };
+    prints.then_some(text)
+}
+
+/// [`legacy_text`]'s test for values outside the direct form.
+#[inline(never)]
+fn full_set_up_prints(bin_exp: i32, fraction: u64, significant_bits: i32, [len, point]: [i32; 2], alone: bool) -> bool {
+    let sizes = Scaling::new(bin_exp, fraction, significant_bits).sizes();
+    no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
+        && loop_prints(sizes, len, point, alone)
+}
+
+/// Whether the loop with these sizes stops at `D` (`len` digits, the point after `point`).
+#[inline(always)]
+fn loop_prints(sizes: LoopSizes, len: i32, point: i32, alone: bool) -> bool {
     // The estimate is exact, or one too high and the loop drops a leading zero.
     let leading_zero = sizes.dec_exp == point;
-    let prints = carry_free
-        && (sizes.dec_exp == point - 1 || leading_zero)
-        && no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
+    (sizes.dec_exp == point - 1 || leading_zero)
         // With D's neighbours outside the interval (`alone`) the loop never compares a tie.
-        && fixed_width_is_exact(sizes, len as u32, len as u32 + u32::from(leading_zero), placed.alone);
-    prints.then_some(text)
+        && fixed_width_is_exact(&sizes, len as u32, len as u32 + u32::from(leading_zero), alone)
 }
 
 /// Rules out a decimal with fewer than `L` digits at exactly `v + M` (`unit_exp` is the exponent
