@@ -23,7 +23,7 @@
 //!    than `M`, and Java's scientific layout prints `d0` as it prints `d`: `d.0E..`.
 //!
 //! Every condition is checked exactly; a value that fails one takes the digit loop.
-use super::{estimate_dec_exp, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
+use super::{estimate_dec_exp, estimated_pow5_bits, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
 use crate::float::decimal::POW10;
 use crate::float::jdk19::Placed;
 use crate::float::text::DecimalText;
@@ -53,11 +53,31 @@ pub(super) fn legacy_text(
     // Non-integers with `dec_exp >= 0` (below 2^52, so no short decimal at `v + M`) take the
     // direct sizes in registers; the rest the full set-up, out of line.
     let prints = if tiny_bits > 0 && dec_exp >= 0 {
-        loop_prints(LoopSizes::direct(dec_exp, bin_exp, significant_bits), len, point, placed.alone)
+        direct_prints(dec_exp, bin_exp, significant_bits, [len, point], placed.alone)
     } else {
         full_set_up_prints(bin_exp, fraction, significant_bits, [len, point], placed.alone)
     };
     prints.then_some(text)
+}
+
+/// [`legacy_text`]'s test for values of the direct form. The common case needs no width: with
+/// `len >= 3` the loop is exact when `ten_s_bits + 3` stays within the bits of the width it
+/// picked (see [`fixed_width_is_exact`]), and every width ends where a multiple of 32 does, so
+/// `ten_s_bits % 32 <= 28` is enough for all three.
+#[inline(always)]
+fn direct_prints(dec_exp: i32, bin_exp: i32, significant_bits: i32, [len, point]: [i32; 2], alone: bool) -> bool {
+    let ten_s_bits = dec_exp - bin_exp + significant_bits + 1 + estimated_pow5_bits(dec_exp + 1);
+    if len >= 3 && ten_s_bits & 31 <= 28 {
+        // The estimate is exact, or one too high and the loop drops a leading zero.
+        return dec_exp == point - 1 || dec_exp == point;
+    }
+    direct_prints_by_width(dec_exp, bin_exp, significant_bits, [len, point], alone)
+}
+
+/// [`direct_prints`] with the width chosen, out of line.
+#[inline(never)]
+fn direct_prints_by_width(dec_exp: i32, bin_exp: i32, significant_bits: i32, lengths: [i32; 2], alone: bool) -> bool {
+    loop_prints(LoopSizes::direct(dec_exp, bin_exp, significant_bits), lengths[0], lengths[1], alone)
 }
 
 /// [`legacy_text`]'s test for values outside the direct form.
