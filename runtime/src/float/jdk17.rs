@@ -61,7 +61,7 @@ pub(crate) fn f64_legacy(bits: u64) -> Legacy {
     };
     // Subnormals and powers of two never take the shortest-digit route.
     let shortest = || (biased_exp != 0 && bits & ((1 << 52) - 1) != 0).then(|| jdk19::f64_placed(bits));
-    legacy_digits(bin_exp - 1023, fraction, significant_bits, shortest)
+    legacy_digits(bin_exp - 1023, fraction, [significant_bits, 53], shortest)
 }
 
 /// Legacy digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
@@ -79,16 +79,17 @@ pub(crate) fn f32_legacy(bits: u32) -> Legacy {
         (biased_exp, 24)
     };
     let shortest = || (biased_exp != 0 && bits & ((1 << 23) - 1) != 0).then(|| jdk19::f32_placed(bits));
-    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, significant_bits, shortest)
+    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, [significant_bits, 24], shortest)
 }
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
-/// `shortest` gives the JDK 19 decimal for normal values that are not a power of two.
+/// `shortest` gives the JDK 19 decimal for normal values that are not a power of two; those have
+/// `normal_bits` of precision (a constant: the agreement test then folds it).
 #[inline(always)]
 fn legacy_digits(
     bin_exp: i32,
     fraction: u64,
-    significant_bits: i32,
+    [significant_bits, normal_bits]: [i32; 2],
     shortest: impl FnOnce() -> Option<Placed>,
 ) -> Legacy {
     let tail_zeros = fraction.trailing_zeros() as i32;
@@ -106,7 +107,7 @@ fn legacy_digits(
     }
     // The decimal first: the loop's sizes are then computed after the product, not kept across it.
     if let Some(text) =
-        shortest().and_then(|placed| agreement::legacy_text(&placed, bin_exp, fraction, significant_bits, tiny_bits))
+        shortest().and_then(|placed| agreement::legacy_text(&placed, bin_exp, fraction, normal_bits, tiny_bits))
     {
         return Legacy::Text(text);
     }
