@@ -61,7 +61,7 @@ pub(crate) fn f64_legacy(bits: u64) -> Legacy {
     };
     // Subnormals and powers of two never take the shortest-digit route.
     let shortest = || (biased_exp != 0 && bits & ((1 << 52) - 1) != 0).then(|| jdk19::f64_placed(bits));
-    legacy_digits(bin_exp - 1023, fraction, significant_bits, shortest)
+    legacy_digits(bin_exp - 1023, fraction, [significant_bits, 53], shortest)
 }
 
 /// Legacy digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
@@ -79,16 +79,17 @@ pub(crate) fn f32_legacy(bits: u32) -> Legacy {
         (biased_exp, 24)
     };
     let shortest = || (biased_exp != 0 && bits & ((1 << 23) - 1) != 0).then(|| jdk19::f32_placed(bits));
-    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, significant_bits, shortest)
+    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, [significant_bits, 24], shortest)
 }
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
-/// `shortest` gives the JDK 19 decimal for normal values that are not a power of two.
+/// `shortest` gives the JDK 19 decimal for normal values that are not a power of two; those have
+/// `normal_bits` of precision (a constant: the agreement test then folds it).
 #[inline(always)]
 fn legacy_digits(
     bin_exp: i32,
     fraction: u64,
-    significant_bits: i32,
+    [significant_bits, normal_bits]: [i32; 2],
     shortest: impl FnOnce() -> Option<Placed>,
 ) -> Legacy {
     let tail_zeros = fraction.trailing_zeros() as i32;
@@ -104,15 +105,44 @@ fn legacy_digits(
         };
         return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
-    // The decimal first: the loop's set-up is then computed after the product, not kept across it.
-    let placed = shortest();
-    let scale = Scaling::new(bin_exp, fraction, significant_bits);
+    // The decimal first: the loop's sizes are then computed after the product, not kept across it.
     if let Some(text) =
-        placed.and_then(|placed| agreement::legacy_text(&scale, &placed, bin_exp, fraction, significant_bits))
+        shortest().and_then(|placed| agreement::legacy_text(&placed, bin_exp, fraction, normal_bits, tiny_bits))
     {
         return Legacy::Text(text);
     }
     Legacy::Digits(digit_loop(bin_exp, fraction, significant_bits))
+}
+
+/// What the agreement test reads of the digit loop's set-up: the decimal-exponent estimate, the
+/// arithmetic chosen, the size estimate of `10 * S`, and the exponents `[m5, m2, s5, s2]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LoopSizes {
+    dec_exp: i32,
+    width: LoopWidth,
+    ten_s_bits: i32,
+    exponents: [i32; 4],
+}
+
+impl LoopSizes {
+    /// The sizes of a non-integer (`tiny_bits > 0`) with `dec_exp >= 0`, normal and not a power
+    /// of two: there `B = fraction * 2^b2` with `b2 = significant_bits + 1 - fraction_bits` (the
+    /// margin's negative `m2` moved onto B and S), `M = 1` and
+    /// `S = 5^dec_exp * 2^(dec_exp - bin_exp + significant_bits)`; B has `significant_bits + 1`
+    /// estimated bits.
+    #[inline(always)]
+    fn direct(dec_exp: i32, bin_exp: i32, significant_bits: i32) -> LoopSizes {
+        let s2 = dec_exp - bin_exp + significant_bits;
+        let ten_s_bits = s2 + 1 + estimated_pow5_bits(dec_exp + 1);
+        let width = if significant_bits + 1 < 32 && ten_s_bits < 32 {
+            LoopWidth::I32
+        } else if ten_s_bits < 64 {
+            LoopWidth::I64
+        } else {
+            LoopWidth::Exact
+        };
+        LoopSizes { dec_exp, width, ten_s_bits, exponents: [0, 0, dec_exp, s2] }
+    }
 }
 
 /// The digit loop, its set-up computed again here: then the inlined route above needs only the
@@ -191,6 +221,12 @@ impl Scaling {
             m2 = 0;
         }
         Scaling { dec_exp, fraction_bits, b5, b2, s5, s2, m5: b5, m2 }
+    }
+
+    /// The sizes the agreement test reads.
+    fn sizes(&self) -> LoopSizes {
+        let exponents = [self.m5, self.m2, self.s5, self.s2];
+        LoopSizes { dec_exp: self.dec_exp, width: self.loop_width(), ten_s_bits: self.ten_s_bits(), exponents }
     }
 
     /// The legacy choice, from its size estimates of B and 10*S.
@@ -566,6 +602,48 @@ mod tests {
             }
         }
         assert!(fallbacks > 0, "the double evaluation was never taken");
+    }
+
+    /// The direct sizes against the full set-up's, for the normal values (not powers of two) they
+    /// serve: random bit patterns and short readings, doubles and floats.
+    #[test]
+    fn direct_sizes_are_the_set_up_sizes() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut direct = 0;
+        for index in 0..400_000u64 {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            let bits = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let double = if index % 2 == 0 {
+                f64::from_bits(bits >> 1)
+            } else {
+                ((bits >> 16) % 100_000) as f64 * 10f64.powi((bits % 12) as i32 - 6)
+            };
+            let (double_bits, float_bits) = (double.to_bits(), (double as f32).to_bits());
+            let cases = [
+                ((double_bits >> 52) as i32 - 1023, double_bits & ((1 << 52) - 1), 53),
+                ((float_bits >> 23) as i32 - 127, u64::from(float_bits & ((1 << 23) - 1)) << 29, 24),
+            ];
+            for (bin_exp, stored, significant_bits) in cases {
+                if stored == 0 || !(-126..=1023).contains(&bin_exp) || (significant_bits == 24 && bin_exp > 127) {
+                    continue;
+                }
+                let fraction = stored | (1 << 52);
+                let fraction_bits = SIGNIFICAND_SHIFT + 1 - fraction.trailing_zeros() as i32;
+                let tiny_bits = (fraction_bits - bin_exp - 1).max(0);
+                if tiny_bits == 0 && (MIN_SMALL_BIN_EXP..=MAX_SMALL_BIN_EXP).contains(&bin_exp) {
+                    continue;
+                }
+                let full = Scaling::new(bin_exp, fraction, significant_bits).sizes();
+                if tiny_bits > 0 && full.dec_exp >= 0 {
+                    let sizes = LoopSizes::direct(full.dec_exp, bin_exp, significant_bits);
+                    assert_eq!(sizes, full, "{fraction:x} * 2^{bin_exp}, {significant_bits} bits");
+                    direct += 1;
+                }
+            }
+        }
+        assert!(direct > 100_000, "the direct form was checked {direct} times");
     }
 
     #[test]

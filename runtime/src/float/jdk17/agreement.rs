@@ -23,21 +23,21 @@
 //!    than `M`, and Java's scientific layout prints `d0` as it prints `d`: `d.0E..`.
 //!
 //! Every condition is checked exactly; a value that fails one takes the digit loop.
-use super::{LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
+use super::{estimate_dec_exp, estimated_pow5_bits, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
 use crate::float::decimal::POW10;
 use crate::float::jdk19::Placed;
 use crate::float::text::DecimalText;
 
 /// The text of `placed.decimal` if the legacy loop prints it for the value
 /// `fraction * 2^(bin_exp - 52)` (`fraction` with its leading one at bit 52, `significant_bits`
-/// of precision), else `None`.
+/// of precision, `tiny_bits` as in the loop's set-up), else `None`.
 #[inline(always)]
 pub(super) fn legacy_text(
-    scale: &Scaling,
     placed: &Placed,
     bin_exp: i32,
     fraction: u64,
     significant_bits: i32,
+    tiny_bits: i32,
 ) -> Option<DecimalText> {
     let decimal = placed.decimal;
     if !placed.interior || !DecimalText::fits(decimal) {
@@ -46,15 +46,56 @@ pub(super) fn legacy_text(
     let text = DecimalText::new(decimal, significant_bits <= 24);
     let (len, point) = (text.len as i32, text.point);
     // One digit: `1` may be a carry into a new leading digit (0.0999.. -> 0.1).
-    let carry_free = len >= 2 || text.first_digit() != b'1';
-    // The estimate is exact, or one too high and the loop drops a leading zero.
-    let leading_zero = scale.dec_exp == point;
-    let prints = carry_free
-        && (scale.dec_exp == point - 1 || leading_zero)
-        && no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
-        // With D's neighbours outside the interval (`alone`) the loop never compares a tie.
-        && fixed_width_is_exact(scale, len as u32, len as u32 + u32::from(leading_zero), placed.alone);
+    if len < 2 && text.first_digit() == b'1' {
+        return None;
+    }
+    let dec_exp = estimate_dec_exp(fraction, bin_exp);
+    // Non-integers with `dec_exp >= 0` (below 2^52, so no short decimal at `v + M`) take the
+    // direct sizes in registers; the rest the full set-up, out of line.
+    let prints = if tiny_bits > 0 && dec_exp >= 0 {
+        direct_prints(dec_exp, bin_exp, significant_bits, [len, point], placed.alone)
+    } else {
+        full_set_up_prints(bin_exp, fraction, significant_bits, [len, point], placed.alone)
+    };
     prints.then_some(text)
+}
+
+/// [`legacy_text`]'s test for values of the direct form. The common case needs no width: with
+/// `len >= 3` the loop is exact when `ten_s_bits + 3` stays within the bits of the width it
+/// picked (see [`fixed_width_is_exact`]), and every width ends where a multiple of 32 does, so
+/// `ten_s_bits % 32 <= 28` is enough for all three.
+#[inline(always)]
+fn direct_prints(dec_exp: i32, bin_exp: i32, significant_bits: i32, [len, point]: [i32; 2], alone: bool) -> bool {
+    let ten_s_bits = dec_exp - bin_exp + significant_bits + 1 + estimated_pow5_bits(dec_exp + 1);
+    if len >= 3 && ten_s_bits & 31 <= 28 {
+        // The estimate is exact, or one too high and the loop drops a leading zero.
+        return dec_exp == point - 1 || dec_exp == point;
+    }
+    direct_prints_by_width(dec_exp, bin_exp, significant_bits, [len, point], alone)
+}
+
+/// [`direct_prints`] with the width chosen, out of line.
+#[inline(never)]
+fn direct_prints_by_width(dec_exp: i32, bin_exp: i32, significant_bits: i32, lengths: [i32; 2], alone: bool) -> bool {
+    loop_prints(LoopSizes::direct(dec_exp, bin_exp, significant_bits), lengths[0], lengths[1], alone)
+}
+
+/// [`legacy_text`]'s test for values outside the direct form.
+#[inline(never)]
+fn full_set_up_prints(bin_exp: i32, fraction: u64, significant_bits: i32, [len, point]: [i32; 2], alone: bool) -> bool {
+    let sizes = Scaling::new(bin_exp, fraction, significant_bits).sizes();
+    no_short_decimal_at_upper_bound(bin_exp, fraction, significant_bits, point - len)
+        && loop_prints(sizes, len, point, alone)
+}
+
+/// Whether the loop with these sizes stops at `D` (`len` digits, the point after `point`).
+#[inline(always)]
+fn loop_prints(sizes: LoopSizes, len: i32, point: i32, alone: bool) -> bool {
+    // The estimate is exact, or one too high and the loop drops a leading zero.
+    let leading_zero = sizes.dec_exp == point;
+    (sizes.dec_exp == point - 1 || leading_zero)
+        // With D's neighbours outside the interval (`alone`) the loop never compares a tie.
+        && fixed_width_is_exact(&sizes, len as u32, len as u32 + u32::from(leading_zero), alone)
 }
 
 /// Rules out a decimal with fewer than `L` digits at exactly `v + M` (`unit_exp` is the exponent
@@ -87,19 +128,18 @@ fn no_short_decimal_at_upper_bound(bin_exp: i32, fraction: u64, significant_bits
 /// `M * 10^steps <= 5 * (10 * S)`. Then `6 * (10 * S)` below the maximum is enough, and the size
 /// estimate of `10 * S` decides that without multiplying.
 #[inline(always)]
-fn fixed_width_is_exact(scale: &Scaling, len: u32, steps: u32, alone: bool) -> bool {
-    let (max, max_bits) = match scale.loop_width() {
+fn fixed_width_is_exact(sizes: &LoopSizes, len: u32, steps: u32, alone: bool) -> bool {
+    let (max, max_bits) = match sizes.width {
         LoopWidth::I32 => (i32::MAX as u128, 31),
         LoopWidth::I64 => (i64::MAX as u128, 63),
         LoopWidth::Exact => return true,
     };
     // `10 * S < 2^ten_s_bits`, so `6 * (10 * S) < 2^(ten_s_bits + 3)`.
-    (len >= 3 && scale.ten_s_bits() + 3 <= max_bits)
-        || margin_stays_below([scale.m5, scale.m2, scale.s5, scale.s2], max, steps, alone)
+    (len >= 3 && sizes.ten_s_bits + 3 <= max_bits) || margin_stays_below(sizes.exponents, max, steps, alone)
 }
 
 /// The exact form of [`fixed_width_is_exact`]'s test, for one- and two-digit decimals; the
-/// exponents of the margin and of S by value (a `&Scaling` would keep the set-up in memory).
+/// exponents of the margin and of S by value.
 #[inline(never)]
 fn margin_stays_below([m5, m2, s5, s2]: [i32; 4], max: u128, steps: u32, alone: bool) -> bool {
     let (Some(margin), Some(ten_s)) = (pow5_shl(m5, m2), pow5_shl(s5 + 1, s2 + 1)) else {
