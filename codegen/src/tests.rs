@@ -129,8 +129,11 @@ fn schema_dirs_compile_write_once_and_name_bad_files() {
     assert_eq!(watched, vec![schemas.clone(), schemas.join("a.sql"), schemas.join("b.sql")]);
     let generated = out.join("kjson_generated");
     let registry = std::fs::read_to_string(generated.join("registry.rs")).unwrap();
+    // Two tables of one row layout: one encoder, named after the first file, serving both.
     assert!(registry.contains("pub mod user_a"), "{registry}");
-    assert!(registry.contains("GeneratedEntry::of::<user_b::T>(\"s/b.sql\", \"T\")"), "{registry}");
+    assert!(!registry.contains("pub mod user_b"), "{registry}");
+    assert!(registry.contains("GeneratedEntry::of::<user_a::Other>(\"s/a.sql, s/b.sql\", \"Other\")"), "{registry}");
+    assert!(!generated.join("user_b.rs").exists());
 
     // Unchanged content is not rewritten (the build would otherwise recompile).
     let modified = std::fs::metadata(generated.join("user_a.rs")).unwrap().modified().unwrap();
@@ -147,6 +150,7 @@ fn schema_dirs_compile_write_once_and_name_bad_files() {
     std::fs::remove_file(schemas.join("c.sql")).unwrap();
     compile_schema_dirs(&dirs, &out).unwrap();
     assert!(!generated.join("user_a.rs").exists());
+    assert!(generated.join("user_b.rs").exists());
     let _ = std::fs::remove_dir_all(&schemas);
     let _ = std::fs::remove_dir_all(&out);
 }
