@@ -118,58 +118,56 @@ impl NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        out.push(b'{');
-        let mut first = true;
-        if self.r_ltz.is_null(row) {
-            if !cx.options.ignore_null_fields {
-                rt::separator(out, &mut first);
-                out.extend_from_slice(b"\"ltz\":null");
-            }
-        } else {
-            rt::separator(out, &mut first);
-            out.extend_from_slice(b"\"ltz\":");
-            rt::with_reserved(
-                out,
-                self.r_ltz.bound(row),
-                |w| self.r_ltz.write_ltz::<F>(w, row, cx),
-            );
-        }
-        if self.r_ts.is_null(row) {
-            if !cx.options.ignore_null_fields {
-                rt::separator(out, &mut first);
-                out.extend_from_slice(b"\"ts\":null");
-            }
-        } else {
-            rt::separator(out, &mut first);
-            out.extend_from_slice(b"\"ts\":");
-            rt::with_reserved(
-                out,
-                self.r_ts.bound(row),
-                |w| self.r_ts.write_local::<F>(w, row, cx),
-            );
-        }
-        if self.r_n.is_null(row) {
-            if !cx.options.ignore_null_fields {
-                rt::separator(out, &mut first);
-                out.extend_from_slice(b"\"n\":null");
-            }
-        } else {
-            rt::separator(out, &mut first);
-            out.extend_from_slice(b"\"n\":");
-            rt::with_reserved(out, self.r_n.bound(row), |w| self.r_n.write(w, row, cx));
-        }
-        if self.r_s.is_null(row) {
-            if !cx.options.ignore_null_fields {
-                rt::separator(out, &mut first);
-                out.extend_from_slice(b"\"s\":null");
-            }
-        } else {
-            rt::separator(out, &mut first);
-            out.extend_from_slice(b"\"s\":");
-            rt::with_reserved(out, self.r_s.bound(row), |w| self.r_s.write(w, row, cx));
-        }
-        out.push(b'}');
-        Ok(())
+        rt::row(
+            out,
+            |out, first| {
+                rt::scalar_field(
+                    &mut rt::ltz::<F>(&mut self.r_ltz),
+                    out,
+                    &rt::Label {
+                        json: b"\"ltz\":",
+                        name: "ltz",
+                    },
+                    row,
+                    cx,
+                    first,
+                )?;
+                rt::scalar_field(
+                    &mut rt::local::<F>(&mut self.r_ts),
+                    out,
+                    &rt::Label {
+                        json: b"\"ts\":",
+                        name: "ts",
+                    },
+                    row,
+                    cx,
+                    first,
+                )?;
+                rt::scalar_field(
+                    &mut self.r_n,
+                    out,
+                    &rt::Label {
+                        json: b"\"n\":",
+                        name: "n",
+                    },
+                    row,
+                    cx,
+                    first,
+                )?;
+                rt::scalar_field(
+                    &mut self.r_s,
+                    out,
+                    &rt::Label {
+                        json: b"\"s\":",
+                        name: "s",
+                    },
+                    row,
+                    cx,
+                    first,
+                )?;
+                Ok(())
+            },
+        )
     }
     #[inline]
     fn write_ltz_arr<F: rt::TimestampStandard>(
@@ -178,24 +176,12 @@ impl NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        let items = self.ltz_arr.range(row);
-        out.push(b'[');
-        for item in items.clone() {
-            if item > items.start {
-                out.push(b',');
-            }
-            if self.ltz_arr_item.is_null(item) {
-                out.extend_from_slice(b"null");
-            } else {
-                rt::with_reserved(
-                    out,
-                    self.ltz_arr_item.bound(item),
-                    |w| self.ltz_arr_item.write_ltz::<F>(w, item, cx),
-                );
-            }
-        }
-        out.push(b']');
-        Ok(())
+        rt::scalar_list(
+            out,
+            self.ltz_arr.range(row),
+            &mut rt::ltz::<F>(&mut self.ltz_arr_item),
+            cx,
+        )
     }
     #[inline]
     fn write_ts_arr<F: rt::TimestampStandard>(
@@ -204,24 +190,12 @@ impl NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        let items = self.ts_arr.range(row);
-        out.push(b'[');
-        for item in items.clone() {
-            if item > items.start {
-                out.push(b',');
-            }
-            if self.ts_arr_item.is_null(item) {
-                out.extend_from_slice(b"null");
-            } else {
-                rt::with_reserved(
-                    out,
-                    self.ts_arr_item.bound(item),
-                    |w| self.ts_arr_item.write_local::<F>(w, item, cx),
-                );
-            }
-        }
-        out.push(b']');
-        Ok(())
+        rt::scalar_list(
+            out,
+            self.ts_arr.range(row),
+            &mut rt::local::<F>(&mut self.ts_arr_item),
+            cx,
+        )
     }
     #[inline]
     fn write_ltz_map<F: rt::TimestampStandard>(
@@ -230,26 +204,12 @@ impl NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        let map = self.ltz_map;
-        map.write(
+        rt::scalar_map(
+            self.ltz_map,
             cx,
             out,
             row,
-            |out, entry| {
-                if self.ltz_map_value.is_null(entry) {
-                    out.extend_from_slice(b"null");
-                    Ok(())
-                } else {
-                    {
-                        rt::with_reserved(
-                            out,
-                            self.ltz_map_value.bound(entry),
-                            |w| self.ltz_map_value.write_ltz::<F>(w, entry, cx),
-                        );
-                        Ok(())
-                    }
-                }
-            },
+            &mut rt::ltz::<F>(&mut self.ltz_map_value),
         )
     }
     #[inline]
@@ -259,19 +219,16 @@ impl NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        let map = self.deep;
-        map.write(
+        rt::map(
+            self.deep,
             cx,
             out,
             row,
-            |out, entry| {
-                if self.deep_value.is_null(entry) {
-                    out.extend_from_slice(b"null");
-                    Ok(())
-                } else {
-                    self.write_deep_value::<F>(cx, out, entry)
-                }
-            },
+            |out, at| rt::nullable(
+                out,
+                self.deep_value.is_null(at),
+                |out| self.write_deep_value::<F>(cx, out, at),
+            ),
         )
     }
     #[inline]
@@ -281,20 +238,15 @@ impl NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        let items = self.deep_value.range(row);
-        out.push(b'[');
-        for item in items.clone() {
-            if item > items.start {
-                out.push(b',');
-            }
-            if self.deep_value_item.is_null(item) {
-                out.extend_from_slice(b"null");
-            } else {
-                self.write_deep_value_item::<F>(cx, out, item)?;
-            }
-        }
-        out.push(b']');
-        Ok(())
+        rt::list(
+            out,
+            self.deep_value.range(row),
+            |out, at| rt::nullable(
+                out,
+                self.deep_value_item.is_null(at),
+                |out| self.write_deep_value_item::<F>(cx, out, at),
+            ),
+        )
     }
     #[inline]
     fn write_deep_value_item<F: rt::TimestampStandard>(
@@ -303,48 +255,45 @@ impl NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        out.push(b'{');
-        let mut first = true;
-        if self.deep_value_item_at_ts.is_null(row) {
-            if !cx.options.ignore_null_fields {
-                rt::separator(out, &mut first);
-                out.extend_from_slice(b"\"at_ts\":null");
-            }
-        } else {
-            rt::separator(out, &mut first);
-            out.extend_from_slice(b"\"at_ts\":");
-            rt::with_reserved(
-                out,
-                self.deep_value_item_at_ts.bound(row),
-                |w| self.deep_value_item_at_ts.write_ltz::<F>(w, row, cx),
-            );
-        }
-        if self.deep_value_item_plain.is_null(row) {
-            if !cx.options.ignore_null_fields {
-                rt::separator(out, &mut first);
-                out.extend_from_slice(b"\"plain\":null");
-            }
-        } else {
-            rt::separator(out, &mut first);
-            out.extend_from_slice(b"\"plain\":");
-            rt::with_reserved(
-                out,
-                self.deep_value_item_plain.bound(row),
-                |w| self.deep_value_item_plain.write_local::<F>(w, row, cx),
-            );
-        }
-        if self.deep_value_item_tags.is_null(row) {
-            if !cx.options.ignore_null_fields {
-                rt::separator(out, &mut first);
-                out.extend_from_slice(b"\"tags\":null");
-            }
-        } else {
-            rt::separator(out, &mut first);
-            out.extend_from_slice(b"\"tags\":");
-            rt::in_field(self.write_deep_value_item_tags(cx, out, row), "tags")?;
-        }
-        out.push(b'}');
-        Ok(())
+        rt::row(
+            out,
+            |out, first| {
+                rt::scalar_field(
+                    &mut rt::ltz::<F>(&mut self.deep_value_item_at_ts),
+                    out,
+                    &rt::Label {
+                        json: b"\"at_ts\":",
+                        name: "at_ts",
+                    },
+                    row,
+                    cx,
+                    first,
+                )?;
+                rt::scalar_field(
+                    &mut rt::local::<F>(&mut self.deep_value_item_plain),
+                    out,
+                    &rt::Label {
+                        json: b"\"plain\":",
+                        name: "plain",
+                    },
+                    row,
+                    cx,
+                    first,
+                )?;
+                rt::nested_field(
+                    out,
+                    &rt::Label {
+                        json: b"\"tags\":",
+                        name: "tags",
+                    },
+                    cx,
+                    first,
+                    self.deep_value_item_tags.is_null(row),
+                    |out| self.write_deep_value_item_tags(cx, out, row),
+                )?;
+                Ok(())
+            },
+        )
     }
     #[inline]
     fn write_deep_value_item_tags(
@@ -353,24 +302,12 @@ impl NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        let items = self.deep_value_item_tags.range(row);
-        out.push(b'[');
-        for item in items.clone() {
-            if item > items.start {
-                out.push(b',');
-            }
-            if self.deep_value_item_tags_item.is_null(item) {
-                out.extend_from_slice(b"null");
-            } else {
-                rt::with_reserved(
-                    out,
-                    self.deep_value_item_tags_item.bound(item),
-                    |w| self.deep_value_item_tags_item.write(w, item, cx),
-                );
-            }
-        }
-        out.push(b']');
-        Ok(())
+        rt::scalar_list(
+            out,
+            self.deep_value_item_tags.range(row),
+            &mut self.deep_value_item_tags_item,
+            cx,
+        )
     }
     #[inline]
     fn write_words(
@@ -379,27 +316,7 @@ impl NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
-        let map = self.words;
-        map.write(
-            cx,
-            out,
-            row,
-            |out, entry| {
-                if self.words_value.is_null(entry) {
-                    out.extend_from_slice(b"null");
-                    Ok(())
-                } else {
-                    {
-                        rt::with_reserved(
-                            out,
-                            self.words_value.bound(entry),
-                            |w| self.words_value.write(w, entry, cx),
-                        );
-                        Ok(())
-                    }
-                }
-            },
-        )
+        rt::scalar_map(self.words, cx, out, row, &mut self.words_value)
     }
 }
 impl rt::RowWriter for NestedRows<'_> {
