@@ -149,7 +149,7 @@ impl ListProgram<'_> {
     fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
         let items = self.list.range(row);
         on_scalar!(
-            &mut self.item, a => layout::scalar_list(out, items, a, cx),
+            &mut self.item, a => layout::list(out, items, |out, item| layout::nullable_scalar_apart(a, out, item, cx)),
             ColumnProgram::Nested(nested) => layout::list(out, items, |out, item| {
                 layout::nullable(out, nested.is_null(item), |out| nested.write(out, item, cx))
             })
