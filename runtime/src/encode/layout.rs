@@ -11,7 +11,7 @@ use crate::format::sink::{with_reserved, ByteSink};
 
 /// A scalar value, or `null`, in one reservation. Inlined, so generated code's ARRAY loops write
 /// their items in place (with the fixed-size names of [`Label`], callgrind on the nested bench,
-/// generated: 5541 -> 4889 instructions per row against [`nullable_scalar_apart`] per item).
+/// generated: 5541 -> 4889 instructions per row against `nullable_scalar_apart` per item).
 #[inline(always)]
 pub fn nullable_scalar<A: Scalar>(accessor: &mut A, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
     if accessor.null(row) {
