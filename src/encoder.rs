@@ -23,7 +23,9 @@ pub const PLANS_KEPT: usize = 4;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncoderKind {
-    /// Schema-specialized code generated at build time from `origin`.
+    /// Schema-specialized code generated at build time from `origin`: the schema files of its row
+    /// layout, comma-separated (a spec's connector and formats are run-time choices, so one
+    /// encoder serves, say, a `json` and a `debezium-json` sink of one table).
     Generated { type_name: &'static str, origin: &'static str, fingerprint: u64 },
     /// The plan-walking dynamic encoder; `forced` when the caller asked for it.
     Dynamic { fingerprint: u64, forced: bool },
@@ -51,7 +53,7 @@ impl fmt::Display for EncoderKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EncoderKind::Generated { type_name, origin, fingerprint } => {
-                write!(f, "generated {type_name} (from {origin}, spec fingerprint {fingerprint:#018x})")
+                write!(f, "generated {type_name} (from {origin}; spec fingerprint {fingerprint:#018x})")
             }
             EncoderKind::Dynamic { fingerprint, forced: true } => {
                 write!(f, "dynamic (requested; spec fingerprint {fingerprint:#018x})")

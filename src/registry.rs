@@ -1,5 +1,6 @@
 //! The encoder registry: the generated encoders compiled into this build (from `schemas/` and
-//! `$KJSON_SCHEMAS_DIR`, see `build.rs`), keyed by the fingerprint of their normalized spec.
+//! `$KJSON_SCHEMAS_DIR`, see `build.rs`), one per distinct row layout, keyed by the fingerprint
+//! of their normalized spec's layout.
 //! [`crate::Encoder::open`] looks a spec up here and falls back to the dynamic encoder.
 use kjson_runtime::codegen_support::{GeneratedEncoder, GeneratedSchema};
 use kjson_runtime::{canonical_spec, spec_fingerprint, BatchEncoder, Compatibility, Result, SinkSpec};
@@ -9,7 +10,7 @@ type OpenFn = fn(SinkSpec, Compatibility) -> Result<Box<dyn BatchEncoder>>;
 
 /// One generated encoder of this build.
 pub struct GeneratedEntry {
-    /// The schema file it was generated from, e.g. `schemas/q0.sql`.
+    /// The schema files of its layout, e.g. `schemas/q9.sql, schemas/q9_debezium.sql`.
     pub origin: &'static str,
     /// The generated type, e.g. `NexmarkQ0`.
     pub type_name: &'static str,
@@ -47,7 +48,8 @@ pub fn generated_schemas() -> &'static [GeneratedEntry] {
     generated::SCHEMAS
 }
 
-/// The generated encoder whose spec is exactly `spec` (fingerprint, then canonical text).
+/// The generated encoder whose row layout is exactly `spec`'s (fingerprint, then canonical text);
+/// the encoder it opens takes the connector and formats from `spec`.
 pub fn lookup(spec: &SinkSpec) -> Option<&'static GeneratedEntry> {
     let fingerprint = spec_fingerprint(spec);
     let mut candidates = generated_schemas().iter().filter(|e| e.fingerprint == fingerprint).peekable();

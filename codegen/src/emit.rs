@@ -211,8 +211,8 @@ fn field_piece(column: &ColumnAccessor, name: &str, layout: FieldLayout<'_>) -> 
             quote!(#call;)
         }
         _ => {
-            let (expr, _) = column.node.write_expr(&quote!(row), standard);
-            quote!(rt::in_field(#expr, #name)?;)
+            let call = column.node.call(&quote!(row), standard);
+            quote!(rt::in_field(#call, #name)?;)
         }
     };
     let put = |literal: &Literal| {

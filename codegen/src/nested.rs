@@ -1,8 +1,8 @@
-//! Typed code for ROW and ARRAY values: every field and item gets a typed accessor of its own,
-//! bound once per batch from the nested column, and one generated method per ROW or ARRAY
-//! writes its brackets, names and separators around straight-line calls of those accessors.
-//! MAP and MULTISET keys (null keys, repeated keys) stay with the runtime (`rt::Maps`); their
-//! values are typed too.
+//! Typed code for ROW, ARRAY and MAP values: every field, item and map value gets a typed accessor
+//! of its own, bound once per batch from the nested column, and one generated method per nested
+//! value calls the runtime's layout primitives (`rt::row`, `rt::list`, `rt::map` and their field
+//! and scalar forms) with those accessors and the field names: brackets, separators, nulls and
+//! MAP keys (null keys, repeated keys) are written by the runtime, as for the dynamic encoder.
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -83,22 +83,36 @@ impl Node {
         format_ident!("write_{}", self.field)
     }
 
-    /// An expression writing the non-null value at `index` into `out` for a side of timestamp
-    /// `standard`, and whether it yields a `WriteResult`.
-    pub fn write_expr(&self, index: &TokenStream, standard: &TokenStream) -> (TokenStream, bool) {
+    /// The call writing the non-null ROW, ARRAY or MAP value at `index` into `out` for a side of
+    /// timestamp `standard`: the value's method, which yields a `WriteResult`.
+    pub fn call(&self, index: &TokenStream, standard: &TokenStream) -> TokenStream {
+        let method = self.method();
+        let standard = if self.has_timestamp() { quote!(::<#standard>) } else { quote!() };
+        quote!(self.#method #standard(cx, out, #index))
+    }
+
+    /// What the layout primitives take for this value: the scalar accessor (a timestamp's
+    /// spelled in `standard`), or `None` for a nested value.
+    fn scalar(&self, standard: &TokenStream) -> Option<TokenStream> {
         let field = &self.field;
-        match &self.shape {
-            Shape::Scalar(write) => {
-                let call = write.call(field, index, standard);
-                let expr = quote!(rt::with_reserved(out, self.#field.bound(#index), |w| #call));
-                (expr, *write == ScalarWrite::Fallible)
+        match self.shape {
+            Shape::Scalar(ScalarWrite::Timestamp { ltz: false }) => {
+                Some(quote!(&mut rt::local::<#standard>(&mut self.#field)))
             }
-            Shape::Row(_) | Shape::List(_) | Shape::Map(_) => {
-                let method = self.method();
-                let standard = if self.has_timestamp() { quote!(::<#standard>) } else { quote!() };
-                (quote!(self.#method #standard(cx, out, #index)), true)
+            Shape::Scalar(ScalarWrite::Timestamp { ltz: true }) => {
+                Some(quote!(&mut rt::ltz::<#standard>(&mut self.#field)))
             }
+            Shape::Scalar(_) => Some(quote!(&mut self.#field)),
+            _ => None,
         }
+    }
+
+    /// A closure writing the value at an item or entry position, `null` included, for
+    /// `rt::list` and `rt::map` (a nested value's items).
+    fn nullable_closure(&self, standard: &TokenStream) -> TokenStream {
+        let field = &self.field;
+        let call = self.call(&quote!(at), standard);
+        quote!(|out, at| rt::nullable(out, self.#field.is_null(at), |out| #call))
     }
 
     /// A method's generic parameters, and the standard its body writes timestamps in.
@@ -125,96 +139,58 @@ impl Node {
             .collect()
     }
 
-    /// As the nested-value writers write a ROW: `encode.ignore-null-fields` of the side decides
+    /// A ROW, as the dynamic programs write it: `encode.ignore-null-fields` of the side decides
     /// at run time (key and value share the accessors), errors name the field.
     fn row_method(&self, fields: &[RowField]) -> TokenStream {
-        let method = self.method();
-        let row = quote!(row);
         let (generics, standard) = self.generics();
         let writes = fields.iter().map(|f| {
-            let field = &f.node.field;
-            let name = &f.name;
-            let prefix = Literal::byte_string(&f.name_json);
-            let with_null = Literal::byte_string(&[f.name_json.as_slice(), b"null"].concat());
-            let write = match f.node.write_expr(&row, &standard) {
-                (expr, true) => quote!(rt::in_field(#expr, #name)?;),
-                (expr, false) => quote!(#expr;),
-            };
-            quote! {
-                if self.#field.is_null(row) {
-                    if !cx.options.ignore_null_fields {
-                        rt::separator(out, &mut first);
-                        out.extend_from_slice(#with_null);
-                    }
-                } else {
-                    rt::separator(out, &mut first);
-                    out.extend_from_slice(#prefix);
-                    #write
+            let (json, name) = (Literal::byte_string(&f.name_json), &f.name);
+            let label = quote!(&rt::Label { json: #json, name: #name });
+            match f.node.scalar(&standard) {
+                Some(accessor) => quote!(rt::scalar_field(#accessor, out, #label, row, cx, first)?;),
+                None => {
+                    let (field, call) = (&f.node.field, f.node.call(&quote!(row), &standard));
+                    quote!(rt::nested_field(out, #label, cx, first, self.#field.is_null(row), |out| #call)?;)
                 }
             }
         });
-        quote! {
-            #[inline]
-            fn #method #generics(&mut self, cx: &rt::WriteContext, out: &mut Vec<u8>, row: usize) -> rt::WriteResult {
-                out.push(b'{');
-                let mut first = true;
-                #(#writes)*
-                out.push(b'}');
-                Ok(())
-            }
-        }
+        self.method_tokens(generics, quote!(rt::row(out, |out, first| { #(#writes)* Ok(()) })))
     }
 
     fn list_method(&self, items: &Node) -> TokenStream {
-        let (method, field, item) = (self.method(), &self.field, &items.field);
         let (generics, standard) = self.generics();
-        let write = match items.write_expr(&quote!(item), &standard) {
-            (expr, true) => quote!(#expr?;),
-            (expr, false) => quote!(#expr;),
-        };
-        quote! {
-            #[inline]
-            fn #method #generics(&mut self, cx: &rt::WriteContext, out: &mut Vec<u8>, row: usize) -> rt::WriteResult {
-                let items = self.#field.range(row);
-                out.push(b'[');
-                for item in items.clone() {
-                    if item > items.start {
-                        out.push(b',');
-                    }
-                    if self.#item.is_null(item) {
-                        out.extend_from_slice(b"null");
-                    } else {
-                        #write
-                    }
-                }
-                out.push(b']');
-                Ok(())
+        let field = &self.field;
+        let body = match items.scalar(&standard) {
+            Some(accessor) => quote!(rt::scalar_list(out, self.#field.range(row), #accessor, cx)),
+            None => {
+                let item = items.nullable_closure(&standard);
+                quote!(rt::list(out, self.#field.range(row), #item))
             }
-        }
-    }
-}
-
-impl Node {
-    /// Keys, duplicates and null keys are the runtime's (`rt::Maps::write`); values are typed.
-    fn map_method(&self, values: &Node) -> TokenStream {
-        let (method, field, value) = (self.method(), &self.field, &values.field);
-        let (generics, standard) = self.generics();
-        let write = match values.write_expr(&quote!(entry), &standard) {
-            (expr, true) => quote!(#expr),
-            (expr, false) => quote!({ #expr; Ok(()) }),
         };
+        self.method_tokens(generics, body)
+    }
+
+    /// Keys, duplicates and null keys are the runtime's (`rt::map`); values are typed.
+    fn map_method(&self, values: &Node) -> TokenStream {
+        let (generics, standard) = self.generics();
+        let field = &self.field;
+        let body = match values.scalar(&standard) {
+            Some(accessor) => quote!(rt::scalar_map(self.#field, cx, out, row, #accessor)),
+            None => {
+                let value = values.nullable_closure(&standard);
+                quote!(rt::map(self.#field, cx, out, row, #value))
+            }
+        };
+        self.method_tokens(generics, body)
+    }
+
+    /// The method writing this value, with `body`.
+    fn method_tokens(&self, generics: TokenStream, body: TokenStream) -> TokenStream {
+        let method = self.method();
         quote! {
             #[inline]
             fn #method #generics(&mut self, cx: &rt::WriteContext, out: &mut Vec<u8>, row: usize) -> rt::WriteResult {
-                let map = self.#field;
-                map.write(cx, out, row, |out, entry| {
-                    if self.#value.is_null(entry) {
-                        out.extend_from_slice(b"null");
-                        Ok(())
-                    } else {
-                        #write
-                    }
-                })
+                #body
             }
         }
     }

@@ -1,14 +1,17 @@
 //! What the root crate's build script does, kept here so that `build.rs` stays a few lines:
-//! compile every `*.sql` of the schema folders into `OUT_DIR/kjson_generated/`, plus a
-//! `registry.rs` listing them, writing each file only when its content changed.
+//! compile every `*.sql` of the schema folders into `OUT_DIR/kjson_generated/` (one file per
+//! distinct row layout), plus a `registry.rs` listing them, writing each file only when its
+//! content changed.
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::Literal;
 use quote::{format_ident, quote};
 
+use kjson_runtime::{KjsonError, SinkSpec};
+
 use crate::names::{snake_case, IdentPool};
-use crate::{format_tokens, generate_for_ddl};
+use crate::{format_tokens, generate_shared, layouts};
 
 /// A folder of sink DDLs.
 pub struct SchemaDir {
@@ -22,35 +25,51 @@ pub struct SchemaDir {
 /// The folder's generated files go here, under `out_dir`.
 pub const GENERATED_DIR: &str = "kjson_generated";
 
-/// Compiles the `*.sql` files of `dirs` (file-name order, folders in the order given). Returns
-/// every path the build script must watch. Errors name the file, line and column.
+/// Compiles the `*.sql` files of `dirs` (file-name order, folders in the order given) into one
+/// encoder per distinct row layout, its module named after the first file of that layout.
+/// Returns every path the build script must watch. Errors name the file, line and column.
 pub fn compile_schema_dirs(dirs: &[SchemaDir], out_dir: &Path) -> Result<Vec<PathBuf>, String> {
     let target = out_dir.join(GENERATED_DIR);
     fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
     let mut watched = Vec::new();
-    let mut modules = Vec::new();
-    let mut pool = IdentPool::default();
-    pool.reserve("registry");
+    let mut schemas = Vec::new();
+    // Each schema's module stem and file, in the order of `schemas`.
+    let mut files = Vec::new();
     for dir in dirs {
         watched.push(dir.path.clone());
         for file in sql_files(&dir.path)? {
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let origin = format!("{}/{name}", dir.label);
             let ddl = fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let generated = generate_for_ddl(&ddl, &origin).map_err(|e| match e.position() {
-                Some(p) => format!("{}:{}:{}: {e}", file.display(), p.line, p.column),
-                None => format!("{}: {e}", file.display()),
-            })?;
+            let spec = SinkSpec::from_ddl(&ddl).map_err(|e| located(&file, &e))?;
             let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let module = pool.take(&format!("{}{}", dir.module_prefix, snake_case(&stem)), modules.len());
-            write_if_changed(&target.join(format!("{module}.rs")), &generated.code)?;
-            modules.push((module, generated.type_name, origin));
+            files.push((format!("{}{}", dir.module_prefix, snake_case(&stem)), file.clone()));
+            schemas.push((origin, spec));
             watched.push(file);
         }
+    }
+    let mut modules = Vec::new();
+    let mut pool = IdentPool::default();
+    pool.reserve("registry");
+    let specs: Vec<&SinkSpec> = schemas.iter().map(|(_, spec)| spec).collect();
+    for members in layouts(&specs) {
+        let (stem, file) = &files[members[0]];
+        let origins: Vec<String> = members.iter().map(|&i| schemas[i].0.clone()).collect();
+        let generated = generate_shared(&schemas[members[0]].1, origins).map_err(|e| located(file, &e))?;
+        let module = pool.take(stem, modules.len());
+        write_if_changed(&target.join(format!("{module}.rs")), &generated.code)?;
+        modules.push((module, generated.type_name, generated.origins.join(", ")));
     }
     write_if_changed(&target.join("registry.rs"), &registry_source(&modules)?)?;
     remove_stale(&target, &modules)?;
     Ok(watched)
+}
+
+fn located(file: &Path, e: &KjsonError) -> String {
+    match e.position() {
+        Some(p) => format!("{}:{}:{}: {e}", file.display(), p.line, p.column),
+        None => format!("{}: {e}", file.display()),
+    }
 }
 
 fn sql_files(dir: &Path) -> Result<Vec<PathBuf>, String> {

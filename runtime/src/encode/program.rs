@@ -9,9 +9,11 @@
 use std::ops::Range;
 
 use super::access::{
-    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
+    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Scalar, Strings, Times,
+    Timestamps,
 };
 use super::bind::Column;
+use super::layout;
 use super::plan::field_name_json;
 use super::row_writer::RowWriter;
 use super::write::{WriteContext, WriteResult};
@@ -102,20 +104,11 @@ impl<'a> ColumnProgram<'a> {
         cx: &WriteContext,
         first: &mut bool,
     ) -> WriteResult {
-        let skip_nulls = cx.options.ignore_null_fields;
         on_scalar!(
-            self, a => scalar_row_field(a, out, name, row, cx, first),
+            self, a => layout::scalar_field(a, out, name, row, cx, first),
             ColumnProgram::Nested(nested) => {
                 let null = nested.is_null(row);
-                if null && skip_nulls {
-                    return Ok(());
-                }
-                name.put(out, first);
-                if null {
-                    out.extend_from_slice(b"null");
-                    return Ok(());
-                }
-                nested.write(out, row, cx).map_err(|e| e.within(name.name()))
+                layout::nested_field(out, name, cx, first, null, |out| nested.write(out, row, cx))
             }
         )
     }
@@ -153,69 +146,8 @@ impl<'a> ColumnProgram<'a> {
     }
 }
 
-/// What every scalar accessor offers, so one field writer serves them all.
-trait ScalarAccessor {
-    fn null(&self, row: usize) -> bool;
-    fn bound(&self, row: usize) -> usize;
-    fn put<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) -> WriteResult;
-}
-
-macro_rules! infallible_accessor {
-    ($($t:ty),*) => {$(
-        impl ScalarAccessor for $t {
-            #[inline(always)]
-            fn null(&self, row: usize) -> bool {
-                self.is_null(row)
-            }
-
-            #[inline(always)]
-            fn bound(&self, row: usize) -> usize {
-                <$t>::bound(self, row)
-            }
-
-            #[inline(always)]
-            fn put<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) -> WriteResult {
-                self.write(out, row, cx);
-                Ok(())
-            }
-        }
-    )*};
-}
-infallible_accessor!(
-    Bools<'_>,
-    Ints<'_, i8>,
-    Ints<'_, i16>,
-    Ints<'_, i32>,
-    Ints<'_, i64>,
-    Floats32<'_>,
-    Floats64<'_>,
-    Decimals<'_>,
-    Strings<'_>,
-    Binaries<'_>,
-    Dates<'_>,
-    Timestamps<'_>,
-    Intervals<'_>
-);
-
-impl ScalarAccessor for Times<'_> {
-    #[inline(always)]
-    fn null(&self, row: usize) -> bool {
-        self.is_null(row)
-    }
-
-    #[inline(always)]
-    fn bound(&self, row: usize) -> usize {
-        Times::bound(self, row)
-    }
-
-    #[inline(always)]
-    fn put<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) -> WriteResult {
-        self.write(out, row, cx)
-    }
-}
-
 #[inline(always)]
-fn scalar_field<const SKIP_NULLS: bool, const WIDTH: usize, A: ScalarAccessor, S: ByteSink>(
+fn scalar_field<const SKIP_NULLS: bool, const WIDTH: usize, A: Scalar, S: ByteSink>(
     accessor: &mut A,
     out: &mut S,
     field: &FieldName,
@@ -233,50 +165,6 @@ fn scalar_field<const SKIP_NULLS: bool, const WIDTH: usize, A: ScalarAccessor, S
         return Ok(());
     }
     accessor.put(out, row, cx).map_err(|e| e.within(&field.name))
-}
-
-/// A scalar inside a nested value, `null` included, in one reservation. Never inlined: as a
-/// function of its own per accessor type, the reservation's closure has one caller and is inlined
-/// into it, so the reserved region's position stays in a register (inlined into each ARRAY and MAP
-/// loop, the closure of a large writer such as a timestamp's was called out of line instead;
-/// callgrind on the nested bench: 7540 -> 7246 instructions per row).
-#[inline(never)]
-fn nullable_value<A: ScalarAccessor>(
-    accessor: &mut A,
-    out: &mut Vec<u8>,
-    row: usize,
-    cx: &WriteContext,
-) -> WriteResult {
-    if accessor.null(row) {
-        out.extend_from_slice(b"null");
-        return Ok(());
-    }
-    with_reserved(out, accessor.bound(row), |w| accessor.put(w, row, cx))
-}
-
-/// A scalar ROW field: separator, name and value (or `null`) in one reservation.
-#[inline(always)]
-fn scalar_row_field<A: ScalarAccessor>(
-    accessor: &mut A,
-    out: &mut Vec<u8>,
-    name: &RowFieldName<'_>,
-    row: usize,
-    cx: &WriteContext,
-    first: &mut bool,
-) -> WriteResult {
-    let null = accessor.null(row);
-    if null && cx.options.ignore_null_fields {
-        return Ok(());
-    }
-    let value_bound = if null { 4 } else { accessor.bound(row) };
-    with_reserved(out, name.bound() + value_bound, |w| {
-        name.put(w, first);
-        if null {
-            w.put_chunk(b"null", 4);
-            return Ok(());
-        }
-        accessor.put(w, row, cx).map_err(|e| e.within(name.name()))
-    })
 }
 
 /// Longest `,"name":` stored as a fixed-size chunk.

@@ -1,26 +1,30 @@
-//! The fingerprint of a normalized [`SinkSpec`]: what decides whether a generated encoder fits a
-//! spec. kjson-codegen stamps it into the generated code and the registry recomputes it at open,
-//! both through this one function, so the two can never disagree on what "the same spec" means.
+//! The fingerprint of a normalized [`SinkSpec`]'s row layout: what decides whether a generated
+//! encoder fits a spec. kjson-codegen stamps it into the generated code and the registry
+//! recomputes it at open, both through this one function, so the two can never disagree on what
+//! "the same layout" means.
 //!
-//! Covered: the connector (upsert or not), every physical column (name, Flink type with
-//! nullability), and each side's projection, output names, format and options. Not covered, since
-//! no output byte depends on them: the table name, the primary key beyond the key projection,
-//! computed/metadata columns. Nor is the [`Compatibility`](crate::Compatibility): generated code
-//! takes the Flink version and float spelling at run time, so one encoder per schema serves all.
+//! Covered, since the generated row writers' bytes depend on them: every physical column (name,
+//! Flink type with nullability), whether there is a key, and each side's projection, output names
+//! and options. Not covered, since the encoder decides them at run time from the spec it is opened
+//! with: the connector (upsert tombstones) and each side's format (its envelope around the row
+//! object), so `json` and `debezium-json` sinks of one table share one generated encoder. Nor the
+//! table name, the primary key beyond the key projection, computed/metadata columns, or the
+//! [`Compatibility`](crate::Compatibility) (the Flink version and float spelling are run-time
+//! parameters of generated code).
 use std::fmt::Write;
 
 use super::{SideSpec, SinkSpec};
 use crate::options::JsonOptions;
 
-/// Bumped whenever the canonical text or what generated code assumes changes meaning.
-const CANONICAL_VERSION: u32 = 1;
+/// Bumped whenever the canonical text or what generated code assumes changes meaning (2: the
+/// connector and the formats left the text, as run-time choices).
+const CANONICAL_VERSION: u32 = 2;
 
-/// One line per fact, names and strings in Rust debug quoting so that no name can forge a line.
+/// The row layout of `spec`, one line per fact, names and strings in Rust debug quoting so that no
+/// name can forge a line.
 pub fn canonical_spec(spec: &SinkSpec) -> String {
     let mut text = String::new();
-    let connector = spec.connector.identifier();
-    let _ = writeln!(text, "kjson-spec {CANONICAL_VERSION}");
-    let _ = writeln!(text, "connector {connector}");
+    let _ = writeln!(text, "kjson-layout {CANONICAL_VERSION}");
     for (index, column) in spec.columns.iter().enumerate() {
         let _ = writeln!(text, "column {index} {:?} {:?}", column.name, column.data_type.to_string());
     }
@@ -33,7 +37,6 @@ pub fn canonical_spec(spec: &SinkSpec) -> String {
 }
 
 fn canonical_side(text: &mut String, label: &str, side: &SideSpec) {
-    let _ = writeln!(text, "{label} format {:?}", side.format.name());
     for (column, name) in side.projection.iter().zip(&side.field_names) {
         let _ = writeln!(text, "{label} field {column} {name:?}");
     }
@@ -81,30 +84,36 @@ mod tests {
     #[test]
     fn canonical_text_lists_columns_sides_and_options() {
         let spec = SinkSpec::from_ddl(DDL).unwrap();
-        let expected = "kjson-spec 1\nconnector upsert-kafka\n\
+        let expected = "kjson-layout 2\n\
             column 0 \"id\" \"BIGINT NOT NULL\"\ncolumn 1 \"name\" \"STRING\"\n\
-            key format \"json\"\nkey field 0 \"id\"\n\
+            key field 0 \"id\"\n\
             key options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\n\
-            value format \"json\"\nvalue field 0 \"id\"\nvalue field 1 \"name\"\n\
+            value field 0 \"id\"\nvalue field 1 \"name\"\n\
             value options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\n";
         assert_eq!(canonical_spec(&spec), expected);
     }
 
     #[test]
-    fn every_output_relevant_change_moves_the_fingerprint() {
+    fn layout_changes_move_the_fingerprint_run_time_choices_do_not() {
         let base = SinkSpec::from_ddl(DDL).unwrap();
         let fingerprint = spec_fingerprint(&base);
-        let mut renamed_table = base.clone();
-        renamed_table.table_name = "other".into();
-        assert_eq!(spec_fingerprint(&renamed_table), fingerprint, "the table name writes no byte");
         type Change = Box<dyn Fn(&mut SinkSpec)>;
-        let changes: Vec<Change> = vec![
+        // The row writers write the same bytes; the encoder opened with the spec decides the rest.
+        let run_time: Vec<Change> = vec![
+            Box::new(|s| s.table_name = "other".into()),
             Box::new(|s| s.connector = crate::Connector::Kafka),
+            Box::new(|s| s.value.format = super::super::Format::DebeziumJson),
+        ];
+        for (index, change) in run_time.iter().enumerate() {
+            let mut spec = base.clone();
+            change(&mut spec);
+            assert_eq!(spec_fingerprint(&spec), fingerprint, "run-time change {index}");
+        }
+        let changes: Vec<Change> = vec![
             Box::new(|s| s.columns[1].name = "Name".into()),
             Box::new(|s| s.columns[1].data_type.nullable = false),
             Box::new(|s| s.value.field_names[1] = "n".into()),
             Box::new(|s| s.value.projection = vec![1, 0]),
-            Box::new(|s| s.value.format = super::super::Format::DebeziumJson),
             Box::new(|s| s.value.options.ignore_null_fields = true),
             Box::new(|s| s.value.options.timestamp_format = TimestampFormat::Iso8601),
             Box::new(|s| s.value.options.encode_decimal_as_plain_number = true),

@@ -750,7 +750,7 @@ fn from_parts_takes_cdc_formats_by_name() {
 const UPSERT_JSON: &str = "'connector' = 'upsert-kafka', 'topic' = 't', 'key.format' = 'json', 'value.format' = 'json'";
 
 /// kjson's connectors are the stock sinks: the same spec, so the same bytes and the same
-/// generated encoder (the fingerprint covers the whole spec).
+/// generated encoder.
 #[test]
 fn kjson_connectors_build_the_stock_sinks() {
     let kafka = ddl("id BIGINT, name STRING", &format!("{KAFKA_JSON}, 'json.encode.ignore-null-fields' = 'true'"));

@@ -4,9 +4,11 @@
 //! them, so every value is spelled in one place.
 mod columns;
 mod nested;
+mod scalar;
 
 pub use columns::{
     Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
     Values,
 };
 pub use nested::{list_items, map_values, row_field, Lists, Maps, Structs};
+pub use scalar::{local, ltz, Local, Ltz, Scalar};

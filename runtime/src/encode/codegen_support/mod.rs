@@ -15,6 +15,10 @@ use crate::spec::{canonical_spec, spec_fingerprint, SinkSpec};
 
 pub use super::access::*;
 pub use super::bind::Column;
+pub use super::layout::{
+    list, map, nested_field, nullable, nullable_scalar, row, scalar_field, scalar_list, scalar_map, separator,
+    FieldLabel, Label,
+};
 pub use super::row_writer::RowWriter;
 pub use super::write::{ValueError, WriteContext, WriteResult};
 pub use crate::error::{KjsonError, Result};
@@ -23,7 +27,7 @@ pub use crate::format::temporal::{Iso8601, Sql, TimestampStandard};
 
 /// A schema-specialized row encoder, as kjson-codegen writes it for one sink spec.
 pub trait GeneratedSchema: 'static {
-    /// [`spec_fingerprint`] of the spec the code was generated from.
+    /// [`spec_fingerprint`] of the spec the code was generated from: of its row layout.
     const FINGERPRINT: u64;
     /// [`canonical_spec`] of that spec: compared at open, so a fingerprint collision cannot
     /// select the wrong encoder.
@@ -61,7 +65,8 @@ pub struct GeneratedEncoder<S: GeneratedSchema> {
 }
 
 impl<S: GeneratedSchema> GeneratedEncoder<S> {
-    /// Fails unless `spec` is the spec `S` was generated from.
+    /// Fails unless `spec` has the row layout `S` was generated for; its connector and formats
+    /// (tombstones, envelopes) are the run time's, as in the dynamic encoder.
     pub fn open(spec: SinkSpec, compatibility: Compatibility) -> Result<Self> {
         let fingerprint = spec_fingerprint(&spec);
         if fingerprint != S::FINGERPRINT || canonical_spec(&spec) != S::CANONICAL_SPEC {
@@ -99,16 +104,6 @@ pub fn column<'c, 'a>(columns: &'c [Column<'a>], index: usize) -> Result<&'c Col
     columns
         .get(index)
         .ok_or_else(|| KjsonError::internal(format!("generated code reads column {index} of {}", columns.len())))
-}
-
-/// `,` before every field of a row but the first (with `encode.ignore-null-fields`, where which
-/// field comes first depends on the data).
-#[inline(always)]
-pub fn separator<S: ByteSink>(out: &mut S, first: &mut bool) {
-    if !*first {
-        out.put_byte(b',');
-    }
-    *first = false;
 }
 
 /// Names the ROW field a nested value's error came from.

@@ -3,11 +3,10 @@
 //! nested value is written with every type below it fixed at bind time, as generated code
 //! writes it, instead of matching on the column's type per value in the nested-value writers.
 //! Map keys keep those writers' rules (null keys, repeated keys, binary keys) through [`Maps`].
-use std::ops::Range;
-
-use super::{nullable_value, ColumnProgram, NAME_CHUNK};
+use super::{ColumnProgram, NAME_CHUNK};
 use crate::encode::access::{list_items, map_values, BindColumn, Lists, Maps, Structs};
 use crate::encode::bind::Column;
+use crate::encode::layout::{self, FieldLabel};
 use crate::encode::plan::RowFieldPlan;
 use crate::encode::write::{WriteContext, WriteResult};
 use crate::error::Result;
@@ -48,24 +47,21 @@ impl<'a> RowFieldName<'a> {
         chunk[..fits].copy_from_slice(&plan.name_json[..fits]);
         RowFieldName { plan, len: plan.name_json.len(), chunk }
     }
+}
 
-    pub(super) fn name(&self) -> &str {
+impl FieldLabel for RowFieldName<'_> {
+    fn name(&self) -> &str {
         &self.plan.name
     }
 
-    /// The most bytes [`Self::put`] writes.
     #[inline(always)]
-    pub(super) fn bound(&self) -> usize {
+    fn bound(&self) -> usize {
         1 + self.len.max(NAME_CHUNK)
     }
 
-    /// `,` unless `first`, then `"name":`.
     #[inline(always)]
-    pub(super) fn put<S: ByteSink>(&self, out: &mut S, first: &mut bool) {
-        if !*first {
-            out.put_byte(b',');
-        }
-        *first = false;
+    fn put<S: ByteSink>(&self, out: &mut S, first: &mut bool) {
+        layout::separator(out, first);
         if self.len <= NAME_CHUNK {
             out.put_chunk(&self.chunk, self.len);
         } else {
@@ -121,16 +117,6 @@ impl<'a> NestedProgram<'a> {
         }
     }
 
-    /// [`Self::write`], or `null`.
-    #[inline(always)]
-    pub(super) fn write_nullable(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
-        if self.is_null(row) {
-            out.extend_from_slice(b"null");
-            return Ok(());
-        }
-        self.write(out, row, cx)
-    }
-
     /// Writes the non-null value at `row`.
     #[inline(always)]
     pub(super) fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
@@ -147,13 +133,12 @@ impl RowProgram<'_> {
     /// the field it came from.
     #[inline(never)]
     fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
-        out.push(b'{');
-        let mut first = true;
-        for RowFieldProgram { name, value } in &mut self.fields {
-            value.write_row_field(out, name, row, cx, &mut first)?;
-        }
-        out.push(b'}');
-        Ok(())
+        layout::row(out, |out, first| {
+            for RowFieldProgram { name, value } in &mut self.fields {
+                value.write_row_field(out, name, row, cx, first)?;
+            }
+            Ok(())
+        })
     }
 }
 
@@ -163,13 +148,12 @@ impl ListProgram<'_> {
     #[inline(never)]
     fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
         let items = self.list.range(row);
-        out.push(b'[');
         on_scalar!(
-            &mut self.item, a => write_items(out, items, |out, item| nullable_value(a, out, item, cx)),
-            ColumnProgram::Nested(nested) => write_items(out, items, |out, item| nested.write_nullable(out, item, cx))
-        )?;
-        out.push(b']');
-        Ok(())
+            &mut self.item, a => layout::list(out, items, |out, item| layout::nullable_scalar_apart(a, out, item, cx)),
+            ColumnProgram::Nested(nested) => layout::list(out, items, |out, item| {
+                layout::nullable(out, nested.is_null(item), |out| nested.write(out, item, cx))
+            })
+        )
     }
 }
 
@@ -179,26 +163,12 @@ impl MapProgram<'_> {
     fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
         let map = self.map;
         on_scalar!(
-            &mut self.value, a => map.write(cx, out, row, |out, entry| nullable_value(a, out, entry, cx)),
-            ColumnProgram::Nested(nested) => map.write(cx, out, row, |out, entry| nested.write_nullable(out, entry, cx))
+            &mut self.value, a => layout::scalar_map(map, cx, out, row, a),
+            ColumnProgram::Nested(nested) => layout::map(map, cx, out, row, |out, entry| {
+                layout::nullable(out, nested.is_null(entry), |out| nested.write(out, entry, cx))
+            })
         )
     }
-}
-
-/// The items `items` of an ARRAY, comma-separated, each written by `item`.
-#[inline(always)]
-fn write_items(
-    out: &mut Vec<u8>,
-    items: Range<usize>,
-    mut item: impl FnMut(&mut Vec<u8>, usize) -> WriteResult,
-) -> WriteResult {
-    for at in items.clone() {
-        if at > items.start {
-            out.push(b',');
-        }
-        item(out, at)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
