@@ -30,6 +30,9 @@ pub mod types;
 
 #[cfg(feature = "arrow")]
 #[doc(hidden)]
+pub use decode::generated_support as decode_support;
+#[cfg(feature = "arrow")]
+#[doc(hidden)]
 pub use encode::codegen_support;
 #[cfg(feature = "arrow")]
 pub use encode::{validate_batch, BatchEncoder, DynamicEncoder, KeyValueSlabs, Slab};
