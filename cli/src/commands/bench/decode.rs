@@ -186,6 +186,10 @@ pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, S
             bytes
         })
         .collect();
+    let encoder = match input.generated.as_ref().map(Decoder::kind) {
+        Some(DecoderKind::Generated(name)) => format!("kjson's dynamic decoder and generated {name}"),
+        _ => "kjson's dynamic decoder (no generated one for this sink)".to_string(),
+    };
     let mut contenders: Vec<Contender> = Vec::new();
     {
         let (decoder, slabs) = (&mut input.decoder, &input.slabs);
@@ -227,10 +231,6 @@ pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, S
     ));
     contenders.push(Contender::new(MEMCPY, Box::new(|| Ok(memcpy_pass(&copied)))));
     let lines = time_contenders(&mut contenders, args.rounds)?;
-    let encoder = match input.generated.as_ref().map(Decoder::kind) {
-        Some(DecoderKind::Generated(name)) => format!("kjson's dynamic decoder and generated {name}"),
-        _ => "kjson's dynamic decoder (no generated one for this sink)".to_string(),
-    };
     let result = CaseBench { case, encoder, rows: records, lines };
     Ok(DecodeOutcome::Timed(Box::new(DecodeBench { result, arrow_changes, arrow_reads, agreement })))
 }
