@@ -64,51 +64,89 @@ pub(crate) fn fields_row<F: Fields>(
     limits: &PlanLimits,
     columns: &mut [Column],
 ) -> Option<()> {
-    let count = fields.count();
-    let mut seen = 0u64;
-    // Flink writes fields in schema order: the next one is tried first.
-    let mut next = 0;
     if scan.peek()? == b'}' {
         scan.pos += 1;
-    } else {
-        loop {
-            // Flink writes the next field's `"name":` and its value without whitespace.
-            let index = match next < count && scan.eat_prefix(fields.member(next)) {
-                true => Some(next),
-                false => member_name(scan, fields, limits)?,
-            };
-            scan.peek()?;
-            match index {
-                Some(index) => {
-                    // A repeated name counts again in Flink's row: left to `direct`.
-                    let bit = 1u64 << index;
-                    if seen & bit != 0 {
-                        return None;
-                    }
-                    seen |= bit;
-                    fields.value(index, scan, limits, columns)?;
-                    next = index + 1;
-                }
-                None => scan.skip_scalar(limits)?,
+        return unset_fields(fields, limits, columns, 0);
+    }
+    // Flink writes every field in schema order, its `"name":` and value without whitespace: read
+    // so while they come (a loop of a constant count for a generated row, which the compiler
+    // unrolls into straight code), then as `members` reads any order.
+    let mut index = 0;
+    while index < fields.count() {
+        if !scan.eat_prefix(fields.member(index)) {
+            break;
+        }
+        scan.peek()?;
+        fields.value(index, scan, limits, columns)?;
+        index += 1;
+        match scan.peek()? {
+            b',' => scan.pos += 1,
+            b'}' => {
+                scan.pos += 1;
+                return unset_fields(fields, limits, columns, low_bits(index));
             }
-            match scan.peek()? {
-                b',' => scan.pos += 1,
-                b'}' => {
-                    scan.pos += 1;
-                    break;
-                }
-                _ => return None,
-            }
+            _ => return None,
         }
     }
-    let all = u64::MAX >> (64 - count.max(1));
-    if seen != all && count != 0 {
-        if limits.fail_on_missing_field {
-            return None;
+    members(scan, fields, limits, columns, low_bits(index), index)
+}
+
+/// The first `count` bits.
+fn low_bits(count: usize) -> u64 {
+    u64::MAX.checked_shr(64 - count as u32).unwrap_or(0)
+}
+
+/// The rest of an object's members, from a member's name on, with the fields `seen` so far and
+/// the `next` one expected.
+fn members<F: Fields>(
+    scan: &mut Scan,
+    fields: &F,
+    limits: &PlanLimits,
+    columns: &mut [Column],
+    mut seen: u64,
+    mut next: usize,
+) -> Option<()> {
+    loop {
+        let index = match next < fields.count() && scan.eat_prefix(fields.member(next)) {
+            true => Some(next),
+            false => member_name(scan, fields, limits)?,
+        };
+        scan.peek()?;
+        match index {
+            Some(index) => {
+                // A repeated name counts again in Flink's row: left to `direct`.
+                let bit = 1u64 << index;
+                if seen & bit != 0 {
+                    return None;
+                }
+                seen |= bit;
+                fields.value(index, scan, limits, columns)?;
+                next = index + 1;
+            }
+            None => scan.skip_scalar(limits)?,
         }
-        for index in (0..count).filter(|index| seen & (1 << index) == 0) {
-            columns[fields.column(index)].push_null();
+        match scan.peek()? {
+            b',' => scan.pos += 1,
+            b'}' => {
+                scan.pos += 1;
+                return unset_fields(fields, limits, columns, seen);
+            }
+            _ => return None,
         }
+    }
+}
+
+/// The fields not `seen` set null, or (`fail-on-missing-field`) not the common case.
+fn unset_fields<F: Fields>(fields: &F, limits: &PlanLimits, columns: &mut [Column], seen: u64) -> Option<()> {
+    let count = fields.count();
+    if seen == low_bits(count) {
+        return Some(());
+    }
+    if limits.fail_on_missing_field {
+        return None;
+    }
+    for index in (0..count).filter(|index| seen & (1 << index) == 0) {
+        columns[fields.column(index)].push_null();
     }
     Some(())
 }
