@@ -18,7 +18,7 @@ pub struct Prefix {
 }
 
 impl Prefix {
-    pub fn new(bytes: Vec<u8>) -> Prefix {
+    pub(crate) fn new(bytes: Vec<u8>) -> Prefix {
         let (words, masks) = words_of(&bytes);
         Prefix { bytes: Cow::Owned(bytes), words, masks }
     }
@@ -34,7 +34,7 @@ impl Prefix {
         &self.bytes
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.bytes.len()
     }
 }
