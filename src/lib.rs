@@ -40,11 +40,13 @@
 //! (The README's Rust API section holds the same program; `tests/readme.rs` keeps them equal.)
 pub use kjson_runtime as runtime;
 
+mod decoder;
 mod encoder;
 #[cfg(feature = "ffi")]
 pub mod ffi;
 mod registry;
 
+pub use decoder::{generated_decoders, lookup_decoder, open_decoder, GeneratedDecoderEntry};
 pub use encoder::{Encoder, EncoderKind, PLANS_KEPT};
 /// The read side: Kafka records back into Arrow rows, as Flink's JSON deserializers read them.
-pub use kjson_runtime::decode::{DecodedBatch, Decoder, OnError, RecordSide, TimestampLayout};
+pub use kjson_runtime::decode::{DecodedBatch, Decoder, DecoderKind, OnError, RecordSide, TimestampLayout};

@@ -9,7 +9,7 @@ use std::ffi::c_char;
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use kjson_arrow::runtime::{Compatibility, KjsonError, SinkSpec};
-use kjson_arrow::{DecodedBatch, Decoder, OnError, RecordSide};
+use kjson_arrow::{open_decoder, DecodedBatch, OnError, RecordSide};
 
 use crate::decoder_state::{DecoderState, KjsonDecodeErrors};
 use crate::handles::{self, Engine, KjsonHandle};
@@ -19,7 +19,7 @@ use crate::status::{catch_panic, thread_status, CallError, KjsonStatus};
 use crate::{export, open};
 
 fn decoder(spec: SinkSpec, compatibility: Compatibility) -> Result<Engine, CallError> {
-    Ok(Engine::Decoder(Box::new(DecoderState::new(Decoder::open(spec, compatibility)?))))
+    Ok(Engine::Decoder(Box::new(DecoderState::new(open_decoder(spec, compatibility)?))))
 }
 
 /// Opens a decoder for the table a `CREATE TABLE ... WITH (...)` statement declares (the same

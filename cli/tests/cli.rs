@@ -283,3 +283,32 @@ fn kjson_connector_options_are_checked_by_the_tools() {
 fn read_lines(bytes: &[u8]) -> Vec<&str> {
     std::str::from_utf8(bytes).unwrap().lines().collect()
 }
+
+#[test]
+fn kjson_codegen_decoder_prints_the_golden_decoder() {
+    for (schema, expected) in [("q0", Some("tests/golden/decode/q0.rs")), ("q9_debezium", None)] {
+        let out = kjson()
+            .args(["codegen", "--decoder", "--ddl"])
+            .arg(repo_root().join(format!("schemas/{schema}.sql")))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        match expected {
+            Some(golden) => {
+                let golden = std::fs::read_to_string(repo_root().join(golden)).unwrap();
+                let body = |s: &str| s.split_once('\n').map(|(_, rest)| rest.to_string()).unwrap_or_default();
+                assert_eq!(body(&stdout), body(&golden));
+            }
+            None => assert!(stdout.contains("no generated decoder"), "{stdout}"),
+        }
+    }
+}
+
+#[test]
+fn inspect_names_the_generated_decoder() {
+    let out = kjson().arg("inspect").arg("--ddl").arg(repo_root().join("schemas/q0.sql")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("decoder: generated NexmarkQ0Decoder for the value side"), "{stdout}");
+}

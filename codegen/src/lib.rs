@@ -13,11 +13,14 @@
 //! row layout, and schemas of one layout share one encoder ([`generate_layouts`]).
 use kjson_runtime::{canonical_spec, spec_fingerprint, KjsonError, SinkSpec};
 
+mod decode;
 mod emit;
 mod names;
 mod nested;
 mod schema_dir;
 
+pub use decode::dir::compile_decoder_dirs;
+pub use decode::{generate_decoder, generate_decoder_for_ddl, GeneratedDecoder};
 pub use schema_dir::{compile_schema_dirs, SchemaDir};
 
 /// The generated source of one row layout.

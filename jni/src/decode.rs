@@ -9,7 +9,7 @@ use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray, JString
 use jni::sys::{jboolean, jint, jlong, JNI_TRUE};
 use jni::JNIEnv;
 use kjson_arrow::ffi::handles;
-use kjson_arrow::{DecodedBatch, Decoder, OnError, RecordSide, TimestampLayout};
+use kjson_arrow::{open_decoder, DecodedBatch, Decoder, OnError, RecordSide, TimestampLayout};
 use kjson_runtime::{KjsonError, SinkSpec};
 
 use super::export::{self, Exported};
@@ -56,7 +56,7 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_open<'local>(
     };
     errors::guarded(&mut env, 0, |env| {
         let (parts, compatibility) = super::open_parts(env, args)?;
-        Ok(insert(Decoder::open(SinkSpec::from_source_parts(&parts)?, compatibility)?))
+        Ok(insert(open_decoder(SinkSpec::from_source_parts(&parts)?, compatibility)?))
     })
 }
 
@@ -75,7 +75,7 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_openDdl<'local>(
         let flink_version = args::string(env, &flink_version, "flinkVersion")?;
         let float_spelling = args::string(env, &float_spelling, "floatSpelling")?;
         let compatibility = args::compatibility(&flink_version, &float_spelling)?;
-        Ok(insert(Decoder::open(SinkSpec::from_source_ddl(&ddl)?, compatibility)?))
+        Ok(insert(open_decoder(SinkSpec::from_source_ddl(&ddl)?, compatibility)?))
     })
 }
 

@@ -30,10 +30,16 @@ pub mod types;
 
 #[cfg(feature = "arrow")]
 #[doc(hidden)]
+pub use decode::generated_support as decode_support;
+#[cfg(feature = "arrow")]
+#[doc(hidden)]
 pub use encode::codegen_support;
 #[cfg(feature = "arrow")]
 pub use encode::{validate_batch, BatchEncoder, DynamicEncoder, KeyValueSlabs, Slab};
 pub use error::{KjsonError, Position, Result};
 pub use options::{Compatibility, FlinkVersion, FloatSpelling, JsonOptions, MapNullKeyMode, TimestampFormat};
-pub use spec::{canonical_spec, spec_fingerprint, Column, Connector, Format, SideSpec, SinkParts, SinkSpec};
+pub use spec::{
+    canonical_scan_spec, canonical_spec, scan_fingerprint, spec_fingerprint, Column, Connector, Format, SideSpec,
+    SinkParts, SinkSpec,
+};
 pub use types::{DataType, IntervalKind, LogicalType, RowField, RowKind};

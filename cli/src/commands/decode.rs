@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use arrow_ipc::writer::FileWriter;
 use clap::Args;
+use kjson_arrow::open_decoder;
 use kjson_arrow::runtime::decode::{DecodedBatch, Decoder, OnError, RecordSide};
 
 use crate::commands::common::{load_source_spec, CompatibilityArgs, PendingFile};
@@ -67,7 +68,8 @@ pub fn run_decode(args: &DecodeArgs) -> Result<(), String> {
 
 fn decode_into(args: &DecodeArgs, out: &PendingFile, errors_out: Option<&PendingFile>) -> Result<(), String> {
     let spec = load_source_spec(&args.ddl)?;
-    let mut decoder = Decoder::open(spec, args.compatibility.compatibility()).map_err(|e| e.to_string())?;
+    // The generated decoder of the spec when this build has one (the same rows and errors).
+    let mut decoder = open_decoder(spec, args.compatibility.compatibility()).map_err(|e| e.to_string())?;
     if errors_out.is_some() {
         decoder.set_on_error(OnError::Collect);
     }

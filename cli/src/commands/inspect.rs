@@ -6,8 +6,8 @@ use clap::Args;
 use kjson_arrow::runtime::sql::parse_create_table;
 use kjson_arrow::runtime::{Compatibility, DataType, Format, LogicalType, SideSpec, SinkSpec};
 
-use crate::commands::common::{load_spec, CompatibilityArgs};
-use kjson_arrow::{Decoder, EncoderKind};
+use crate::commands::common::{load_source_spec, load_spec, CompatibilityArgs};
+use kjson_arrow::{open_decoder, EncoderKind};
 
 #[derive(Args, Debug)]
 pub struct InspectArgs {
@@ -26,15 +26,17 @@ pub fn run_inspect(args: &InspectArgs) -> Result<(), String> {
     println!("compatibility: Flink {}, float spelling {}", c.flink_version, c.float_spelling);
     println!("encoder: {}", EncoderKind::for_spec(&spec));
     print_ltz_marks(&spec);
-    print_decoder(&spec, c)
+    print_decoder(&args.ddl, &spec, c)
 }
 
 /// The read side of the same table: what `kjson decode` and the decoders of the JNI and C edges
 /// return, and the options each side is read with.
-fn print_decoder(spec: &SinkSpec, compatibility: Compatibility) -> Result<(), String> {
-    let decoder = Decoder::open(spec.clone(), compatibility).map_err(|e| format!("decoder: {e}"))?;
+fn print_decoder(ddl: &Path, spec: &SinkSpec, compatibility: Compatibility) -> Result<(), String> {
+    // The read side is looked up by its scan spec (the scan side's option rules).
+    let source = load_source_spec(ddl).map_err(|e| format!("decoder: {e}"))?;
+    let decoder = open_decoder(source, compatibility).map_err(|e| format!("decoder: {e}"))?;
     let schema = decoder.output_schema().map_err(|e| format!("decoder: {e}"))?;
-    println!("decoder: dynamic (no generated decoders yet); decoded batch:");
+    println!("decoder: {}; decoded batch:", decoder.kind());
     for field in schema.fields() {
         let nullable = if field.is_nullable() { "" } else { " not null" };
         println!("  {}: {}{nullable}", field.name(), field.data_type());

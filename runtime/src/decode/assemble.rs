@@ -393,6 +393,17 @@ impl Decoder {
     }
 }
 
+impl Decoder {
+    /// The value side's one-pass plan of a json side (where a generated decoder goes).
+    pub(super) fn value_plan(&self) -> Option<&RowPlan> {
+        self.value.fast.as_ref().filter(|_| self.value.format == Format::Json)
+    }
+
+    pub(super) fn value_plan_mut(&mut self) -> Option<&mut RowPlan> {
+        self.value.fast.as_mut().filter(|_| self.value.format == Format::Json)
+    }
+}
+
 #[cfg(test)]
 impl Decoder {
     /// The same decoder reading every message through `direct` (the fast path's judge).

@@ -17,6 +17,8 @@ mod columns;
 mod convert;
 mod direct;
 mod fast;
+#[doc(hidden)]
+pub mod generated_support;
 mod java;
 mod lexer;
 mod message;
@@ -35,6 +37,7 @@ use arrow_array::{ArrayRef, Int32Array, Int8Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 pub use assemble::Decoder;
+pub use generated_support::DecoderKind;
 
 impl Decoder {
     /// [`Decoder::schema`] with the two columns the edges add: refused when a column clashes.

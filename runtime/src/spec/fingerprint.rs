@@ -52,6 +52,24 @@ fn canonical_options(options: &JsonOptions) -> String {
     )
 }
 
+/// What identifies a generated decoder: the row layout plus what the read side takes from the
+/// spec itself rather than from run time: the connector (tombstones as deletes) and each side's
+/// format (a `json` row reader must never read a changelog envelope).
+pub fn canonical_scan_spec(spec: &SinkSpec) -> String {
+    let mut text = canonical_spec(spec);
+    let _ = writeln!(text, "connector {}", spec.connector.identifier());
+    if let Some(key) = &spec.key {
+        let _ = writeln!(text, "key format {:?}", key.format.name());
+    }
+    let _ = writeln!(text, "value format {:?}", spec.value.format.name());
+    text
+}
+
+/// [`spec_fingerprint`]'s counterpart for [`canonical_scan_spec`].
+pub fn scan_fingerprint(spec: &SinkSpec) -> u64 {
+    fnv1a_64(canonical_scan_spec(spec).as_bytes())
+}
+
 /// FNV-1a, 64 bits, of the canonical text: stable across builds, platforms and Rust versions
 /// (unlike `std`'s hashers), which a fingerprint baked into generated source needs.
 pub fn spec_fingerprint(spec: &SinkSpec) -> u64 {

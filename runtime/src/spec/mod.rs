@@ -18,7 +18,7 @@ mod table_options;
 mod writable;
 
 pub use envelope::{Envelope, Wrap};
-pub use fingerprint::{canonical_spec, spec_fingerprint};
+pub use fingerprint::{canonical_scan_spec, canonical_spec, scan_fingerprint, spec_fingerprint};
 pub use format::Format;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

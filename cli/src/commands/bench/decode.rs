@@ -1,7 +1,8 @@
 //! `kjson bench --decode`: the read side, in one process, on the same records for every
 //! contender. The records are what kjson's encoder writes for each bench sink (its rows through
-//! the sink's DDL: Flink's bytes), 4096 to a fetch. Contenders: kjson's [`Decoder`] (the dynamic
-//! one: there are no generated decoders yet), arrow-json's `Decoder` into the same Arrow schema
+//! the sink's DDL: Flink's bytes), 4096 to a fetch. Contenders: kjson's [`Decoder`], the dynamic
+//! one and (when the build has one for the sink) the generated one, whose batches must equal
+//! the dynamic one's before anything is timed, arrow-json's `Decoder` into the same Arrow schema
 //! (or the closest one it can read, with the changes listed), serde_json and sonic-rs each
 //! parsing every record to its `Value` tree, and a memcpy of the records as the ceiling.
 //! Before anything is timed, kjson's decoder must read every record without an error, and
@@ -16,13 +17,14 @@ use arrow_array::{Array, RecordBatch};
 use arrow_json::ReaderBuilder;
 use arrow_schema::{DataType as ArrowType, Field, Schema};
 use kjson_arrow::runtime::{Format, KeyValueSlabs, SinkSpec, Slab};
-use kjson_arrow::{Decoder, Encoder, RecordSide};
+use kjson_arrow::{open_decoder, Decoder, DecoderKind, Encoder, RecordSide};
 
 use super::clock::{Contender, Timing};
 use super::{generate_batches, memcpy_pass, show_ratio, time_contenders, BenchArgs, BenchCase, CaseBench, BATCH_ROWS};
 use crate::commands::bench::clock;
 
 pub const KJSON: &str = "kjson decoder (dynamic)";
+pub const GENERATED: &str = "kjson decoder (generated)";
 pub const ARROW_JSON: &str = "arrow-json Decoder";
 pub const SERDE_JSON: &str = "serde_json::Value";
 pub const SONIC_RS: &str = "sonic_rs::Value";
@@ -53,8 +55,8 @@ pub fn run_decode_bench(args: &BenchArgs) -> Result<(), String> {
         args.rows, args.seed, c.flink_version, c.float_spelling
     );
     println!(
-        "kjson's decoder is the dynamic one: there are no generated decoders yet. serde_json and sonic-rs parse each \
-         record to a Value tree (no Arrow output)."
+        "kjson's decoders: the dynamic one, and the generated one where this build has one for the sink. serde_json \
+         and sonic-rs parse each record to a Value tree (no Arrow output)."
     );
     println!(
         "time: monotonic clock, {} samples per contender of >= {} ms each, median and spread (max - min) / median \
@@ -76,33 +78,48 @@ pub fn run_decode_bench(args: &BenchArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// `--decode --profile kjson TIMES`: kjson's decoder alone in a loop, for perf or callgrind.
+/// `--decode --profile kjson|generated TIMES`: kjson's dynamic or generated decoder alone in a
+/// loop, for perf or callgrind.
 fn run_profile(args: &BenchArgs, profile: &[String]) -> Result<(), String> {
-    if profile[0] != "kjson" {
-        return Err(format!("--decode --profile: unknown decoder '{}'; expected kjson", profile[0]));
-    }
+    let generated = match profile[0].as_str() {
+        "kjson" => false,
+        "generated" => true,
+        other => return Err(format!("--decode --profile: unknown decoder '{other}'; expected kjson or generated")),
+    };
     let times: usize = profile[1].parse().map_err(|_| format!("--profile: '{}' is not a count", profile[1]))?;
     for &case in &args.query.0 {
         let Ok(mut input) = prepare(args, case)? else { continue };
+        let decoder = match (generated, input.generated.as_mut()) {
+            (false, _) => &mut input.decoder,
+            (true, Some(decoder)) => decoder,
+            (true, None) => {
+                println!("{}: no generated decoder in this build", case.name);
+                continue;
+            }
+        };
         let mut samples = Vec::new();
         for _ in 0..times.max(1) {
             let start = std::time::Instant::now();
-            kjson_pass(&mut input.decoder, &input.slabs, input.reads_keys)?;
+            kjson_pass(decoder, &input.slabs, input.reads_keys)?;
             samples.push(start.elapsed());
         }
         println!(
-            "{} kjson decoder: median of {times}: {:.0} records/s",
+            "{} kjson {} decoder: median of {times}: {:.0} records/s",
             case.name,
+            if generated { "generated" } else { "dynamic" },
             Timing::of(&samples).per_second(input.records)
         );
     }
     Ok(())
 }
 
-/// A sink's records and its opened decoder.
+/// A sink's records and its opened decoders.
 struct Input {
     slabs: Vec<KeyValueSlabs>,
+    /// The dynamic decoder.
     decoder: Decoder,
+    /// The generated decoder, when this build has one for the sink.
+    generated: Option<Decoder>,
     /// The decoder reads the keys (the table has key fields).
     reads_keys: bool,
     records: usize,
@@ -114,10 +131,12 @@ fn prepare(args: &BenchArgs, case: BenchCase) -> Result<Result<Input, String>, S
     let compatibility = args.compatibility.compatibility();
     let spec = SinkSpec::from_ddl(case.ddl).map_err(|e| format!("DDL of {}: {e}", case.name))?;
     let source = SinkSpec::from_source_ddl(case.ddl).map_err(|e| format!("DDL of {} as a source: {e}", case.name))?;
-    let decoder = match Decoder::open(source, compatibility) {
+    let decoder = match Decoder::open(source.clone(), compatibility) {
         Ok(decoder) => decoder,
         Err(e) => return Ok(Err(format!("not decoded yet: {e}"))),
     };
+    let generated = open_decoder(source, compatibility).map_err(|e| e.to_string())?;
+    let generated = matches!(generated.kind(), DecoderKind::Generated(_)).then_some(generated);
     let mut encoder = Encoder::open(spec.clone(), compatibility).map_err(|e| e.to_string())?;
     let mut slabs = Vec::new();
     for batch in generate_batches(case, args)? {
@@ -125,7 +144,7 @@ fn prepare(args: &BenchArgs, case: BenchCase) -> Result<Result<Input, String>, S
     }
     let reads_keys = decoder.spec().key.as_ref().is_some_and(|k| !k.projection.is_empty());
     let records = slabs.iter().map(KeyValueSlabs::num_rows).sum();
-    Ok(Ok(Input { slabs, decoder, reads_keys, records }))
+    Ok(Ok(Input { slabs, decoder, generated, reads_keys, records }))
 }
 
 pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, String> {
@@ -142,6 +161,9 @@ pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, S
         kjson_batches.push(decoded);
     }
     let kjson_rows: usize = kjson_batches.iter().map(|d| d.batch.num_rows()).sum();
+    if let Some(generated) = &mut input.generated {
+        same_as_dynamic(case, generated, &input.slabs, input.reads_keys, &kjson_batches)?;
+    }
     let (mut arrow_decoder, arrow_changes, arrow_reads, agreement) = if spec.value.format == Format::Json {
         let (decoder, changes, reads, agreement) = arrow_json_side(case, &input, &kjson_batches)?;
         (Some(decoder), changes, reads, agreement)
@@ -164,10 +186,17 @@ pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, S
             bytes
         })
         .collect();
+    let encoder = match input.generated.as_ref().map(Decoder::kind) {
+        Some(DecoderKind::Generated(name)) => format!("kjson's dynamic decoder and generated {name}"),
+        _ => "kjson's dynamic decoder (no generated one for this sink)".to_string(),
+    };
     let mut contenders: Vec<Contender> = Vec::new();
     {
         let (decoder, slabs) = (&mut input.decoder, &input.slabs);
         contenders.push(Contender::new(KJSON, Box::new(move || kjson_pass(decoder, slabs, reads_keys))));
+        if let Some(generated) = input.generated.as_mut() {
+            contenders.push(Contender::new(GENERATED, Box::new(move || kjson_pass(generated, slabs, reads_keys))));
+        }
     }
     let slabs = &input.slabs;
     if let Some(mut arrow_decoder) = arrow_decoder.take() {
@@ -202,7 +231,7 @@ pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, S
     ));
     contenders.push(Contender::new(MEMCPY, Box::new(|| Ok(memcpy_pass(&copied)))));
     let lines = time_contenders(&mut contenders, args.rounds)?;
-    let result = CaseBench { case, encoder: "kjson's dynamic decoder".to_string(), rows: records, lines };
+    let result = CaseBench { case, encoder, rows: records, lines };
     Ok(DecodeOutcome::Timed(Box::new(DecodeBench { result, arrow_changes, arrow_reads, agreement })))
 }
 
@@ -246,6 +275,27 @@ fn arrow_json_side(
         .map_err(|e| format!("{}: {e}", case.name))?;
     let agreement = compare(&spec.value.projection, &arrow_schema, &kjson_schema, kjson_batches, &arrow_batches);
     Ok((decoder, changes, reads, format!("; {agreement}")))
+}
+
+/// The check before the generated decoder is timed: its batches equal the dynamic one's.
+fn same_as_dynamic(
+    case: BenchCase,
+    generated: &mut Decoder,
+    slabs: &[KeyValueSlabs],
+    reads_keys: bool,
+    dynamic: &[kjson_arrow::DecodedBatch],
+) -> Result<(), String> {
+    for (slab, expected) in slabs.iter().zip(dynamic) {
+        let decoded = generated.decode(keys_of(slab, reads_keys), side(slab.values()));
+        let decoded = decoded.map_err(|e| format!("{}: the generated decoder fails: {e}", case.name))?;
+        let same = decoded.batch == expected.batch
+            && decoded.row_kinds == expected.row_kinds
+            && decoded.records == expected.records;
+        if !same {
+            return Err(format!("{}: the generated decoder's batch differs from the dynamic one's", case.name));
+        }
+    }
+    Ok(())
 }
 
 fn side(slab: &Slab) -> RecordSide<'_> {
@@ -440,15 +490,27 @@ fn detail_table(outcome: &DecodeOutcome) -> String {
     out
 }
 
-/// kjson's decoder on every sink against the others, as ratios of records/s.
+/// kjson's decoders on every sink against the others, as ratios of records/s.
 fn summary_table(outcomes: &[DecodeOutcome]) -> String {
     let mut out = String::new();
-    let _ =
-        writeln!(out, "\ndecode summary (kjson's dynamic decoder; median records/s in millions; ratios from this run)");
     let _ = writeln!(
         out,
-        "{:<13}{:>9}{:>12}{:>12}{:>12}{:>12}{:>14}{:>14}{:>15}",
-        "sink", "kjson", "arrow-json", "serde_json", "sonic-rs", "memcpy", "kjson/arrow", "kjson/sonic", "memcpy/kjson"
+        "\ndecode summary (kjson's dynamic and generated decoders; median records/s in millions; ratios from this run)"
+    );
+    let _ = writeln!(
+        out,
+        "{:<13}{:>9}{:>11}{:>12}{:>12}{:>12}{:>12}{:>14}{:>12}{:>12}{:>15}",
+        "sink",
+        "kjson",
+        "generated",
+        "arrow-json",
+        "serde_json",
+        "sonic-rs",
+        "memcpy",
+        "kjson/arrow",
+        "gen/arrow",
+        "kjson/gen",
+        "memcpy/kjson"
     );
     for outcome in outcomes {
         match outcome {
@@ -463,15 +525,17 @@ fn summary_table(outcomes: &[DecodeOutcome]) -> String {
                 };
                 let _ = writeln!(
                     out,
-                    "{:<13}{:>9}{:>12}{:>12}{:>12}{:>12}{:>14}{:>14}{:>15}",
+                    "{:<13}{:>9}{:>11}{:>12}{:>12}{:>12}{:>12}{:>14}{:>12}{:>12}{:>15}",
                     r.case.name,
                     rate(KJSON),
+                    rate(GENERATED),
                     rate(ARROW_JSON),
                     rate(SERDE_JSON),
                     rate(SONIC_RS),
                     rate(MEMCPY),
                     show_ratio(r.ratio(KJSON, ARROW_JSON)),
-                    show_ratio(r.ratio(KJSON, SONIC_RS)),
+                    show_ratio(r.ratio(GENERATED, ARROW_JSON)),
+                    show_ratio(r.ratio(KJSON, GENERATED)),
                     show_ratio(r.ratio(MEMCPY, KJSON)),
                 );
             }

@@ -7,8 +7,8 @@
 //! reads the message with `direct`, which gives Flink's errors and coercions.
 mod block;
 mod changelog;
-mod read;
-mod scan;
+pub(crate) mod read;
+pub(crate) mod scan;
 
 use super::DecodeSettings;
 use crate::types::{IntervalKind, LogicalType, RowField};
@@ -27,11 +27,21 @@ const MAX_ARITY: usize = 64;
 pub(crate) struct RowPlan {
     fields: Vec<FieldPlan>,
     limits: PlanLimits,
+    /// A generated decoder's reader of the same row, used in place of the plan's fields.
+    pub generated: Option<GeneratedRead>,
+}
+
+/// A generated decoder's one-pass reader of a side's row (see `decode::generated_support`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GeneratedRead {
+    /// The generated type, e.g. `NexmarkQ0Decoder`.
+    pub type_name: &'static str,
+    /// As [`read_row`], with the plan's limits.
+    pub read: fn(&[u8], &mut [crate::decode::columns::Column], &PlanLimits) -> bool,
 }
 
 #[derive(Debug)]
 struct FieldPlan {
-    name: Box<[u8]>,
     /// `"name":`, as Flink writes the member.
     member: Prefix,
     kind: Kind,
@@ -41,7 +51,7 @@ struct FieldPlan {
 
 /// The options and limits that change what a message reads as.
 #[derive(Debug, Clone, Copy)]
-struct PlanLimits {
+pub(crate) struct PlanLimits {
     fail_on_missing_field: bool,
     iso_timestamps: bool,
     time_keeps_fraction: bool,
@@ -129,13 +139,12 @@ fn row_plan(fields: &[RowField], columns: &[usize], limits: PlanLimits, depth: u
             return None;
         }
         plans.push(FieldPlan {
-            name: field.name.as_bytes().into(),
             member: Prefix::new(format!("\"{}\":", field.name).into_bytes()),
             kind: kind(&field.data_type.logical, limits, depth)?,
             column: columns.get(index).copied().unwrap_or(index),
         });
     }
-    Some(RowPlan { fields: plans, limits })
+    Some(RowPlan { fields: plans, limits, generated: None })
 }
 
 fn is_string(ty: &LogicalType) -> bool {

@@ -2,34 +2,56 @@
 //! (escapes decoded, UTF-8 checked), JSON numbers and literals. Every reader gives `None` where
 //! the common case ends (a byte Jackson would refuse, or one only `direct` reads exactly), and
 //! may then leave the position anywhere: the message is read again from the start.
+use std::borrow::Cow;
+
 use super::block::masks;
 use super::PlanLimits;
 use crate::decode::lexer::simple_escape;
 
 /// Bytes expected at the position, compared a word at a time when they fit two words.
+/// Generated decoders hold theirs as constants (`Prefix::of`).
 #[derive(Debug)]
-pub(super) struct Prefix {
-    bytes: Box<[u8]>,
+pub struct Prefix {
+    bytes: Cow<'static, [u8]>,
     words: [u64; 2],
     masks: [u64; 2],
 }
 
 impl Prefix {
-    pub fn new(bytes: Vec<u8>) -> Prefix {
-        let (mut words, mut masks) = ([0u64; 2], [0u64; 2]);
-        for (k, &byte) in bytes.iter().enumerate().take(16) {
-            words[k / 8] |= u64::from(byte) << (8 * (k % 8));
-            masks[k / 8] |= 0xFF << (8 * (k % 8));
-        }
-        Prefix { bytes: bytes.into(), words, masks }
+    pub(crate) fn new(bytes: Vec<u8>) -> Prefix {
+        let (words, masks) = words_of(&bytes);
+        Prefix { bytes: Cow::Owned(bytes), words, masks }
     }
 
-    pub fn len(&self) -> usize {
+    /// The prefix of a constant.
+    pub const fn of(bytes: &'static [u8]) -> Prefix {
+        let (words, masks) = words_of(bytes);
+        Prefix { bytes: Cow::Borrowed(bytes), words, masks }
+    }
+
+    /// The bytes expected.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    pub(crate) fn len(&self) -> usize {
         self.bytes.len()
     }
 }
 
-pub(super) struct Scan<'a> {
+/// The first 16 bytes as two little-endian words, and which of their bytes count.
+const fn words_of(bytes: &[u8]) -> ([u64; 2], [u64; 2]) {
+    let (mut words, mut masks) = ([0u64; 2], [0u64; 2]);
+    let mut k = 0;
+    while k < bytes.len() && k < 16 {
+        words[k / 8] |= (bytes[k] as u64) << (8 * (k % 8));
+        masks[k / 8] |= 0xFF << (8 * (k % 8));
+        k += 1;
+    }
+    (words, masks)
+}
+
+pub(crate) struct Scan<'a> {
     pub input: &'a [u8],
     pub pos: usize,
 }
