@@ -24,7 +24,7 @@ trap 'rm -f "$classpath_file"' EXIT
 # One reactor run: each module writes its test classpath to the file, kjson-flink-sql last
 # (kjson-flink resolves to its target/classes); kjson-test-broker writes the broker's classpath.
 # The shared line parents stay out of the reactor: their own dependencies default to versions
-# only the line modules correct (flink-csv 2.2.1 is not on Maven Central).
+# only the line modules correct (the 2.2 line's own flink-csv is not on Maven Central).
 mvn -B -q -f jvm/pom.xml -pl 'kjson-flink-sql,!line-parent/kjson-flink-sql,!line-parent/kjson-flink' -am \
     test-compile dependency:build-classpath \
     -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file" -Dkjson.cargo.skip=true
