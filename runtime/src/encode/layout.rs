@@ -10,8 +10,7 @@ use super::write::{WriteContext, WriteResult};
 use crate::format::sink::{with_reserved, ByteSink};
 
 /// A scalar value, or `null`, in one reservation. Inlined, so generated code's ARRAY loops write
-/// their items in place (with the fixed-size names of [`Label`], callgrind on the nested bench,
-/// generated: 5541 -> 4889 instructions per row against `nullable_scalar_apart` per item).
+/// their items in place (with the fixed-size names of [`Label`]; docs/performance.md).
 #[inline(always)]
 pub fn nullable_scalar<A: Scalar>(accessor: &mut A, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
     if accessor.null(row) {
@@ -24,8 +23,7 @@ pub fn nullable_scalar<A: Scalar>(accessor: &mut A, out: &mut Vec<u8>, row: usiz
 /// [`nullable_scalar`], never inlined: as a function of its own per accessor type, the
 /// reservation's closure has one caller and is inlined into it, so the reserved region's position
 /// stays in a register. For a loop whose body is not inlined anyway (MAP entries, whose writer
-/// has two loops, and the dynamic programs' ARRAY items: callgrind on the nested bench, dynamic,
-/// 7540 -> 7246 instructions per row against a timestamp's reservation called out of line).
+/// has two loops, and the dynamic programs' ARRAY items; docs/performance.md).
 #[inline(never)]
 pub fn nullable_scalar_apart<A: Scalar>(
     accessor: &mut A,

@@ -4,8 +4,8 @@
 //! segments: runs of scalar fields written into one reserved region per row, as generated rows
 //! are, and nested fields, each bound as a tree of the same accessors (`nested.rs`). Per value,
 //! what is left is one jump to an inlined writer of a fixed type; each accessor is stored beside
-//! its field's name, so a run walks one slice, with no index into the batch's columns (callgrind
-//! on q0: 20 instructions less per field, and 8 more from the single slice).
+//! its field's name, so a run walks one slice, with no index into the batch's columns
+//! (docs/performance.md).
 use std::ops::Range;
 
 use super::access::{
@@ -346,8 +346,7 @@ fn variable_bound(bound: &[BoundField<'_, '_>], variable: &[usize], row: usize) 
 /// Writes a run of scalar fields (and the closing `}` if `closes`); `row` is taken by value so
 /// it stays in a register across the writes. Never inlined: it is too large to inline into
 /// the row loop, and as a function of its own its arguments come in registers, where the
-/// closure of [`with_reserved`] would reload them from its captures (callgrind: 23 instructions
-/// less per q0 row).
+/// closure of [`with_reserved`] would reload them from its captures (docs/performance.md).
 #[inline(never)]
 fn write_run<const SKIP_NULLS: bool, const WIDTH: usize>(
     run: &mut [BoundField<'_, '_>],
@@ -384,8 +383,7 @@ fn program_bound(program: &ColumnProgram<'_>) -> Option<Option<usize>> {
     }
 }
 
-/// A top-level nested field, inlined into the row loop (callgrind per row on the nested bench:
-/// 7262 -> 7126 instructions).
+/// A top-level nested field, inlined into the row loop (docs/performance.md).
 #[inline(always)]
 fn nested_field<const SKIP_NULLS: bool>(
     values: &mut NestedProgram<'_>,
