@@ -3,7 +3,7 @@
 //! to the envelope's row type), and the value each key gives every row of the message.
 //! Keys, types and conversions as Flink's `*JsonDecodingFormat.ReadableMetadata` declare them
 //! (the same on 1.20 and 2.2). ogg-json's two timestamps (strings in two patterns) are not read yet.
-use super::side::Failure;
+use super::failure::Failure;
 use super::value::Value;
 use crate::error::{KjsonError, Result};
 use crate::spec::Format;

@@ -16,6 +16,7 @@ mod cdc;
 mod columns;
 mod convert;
 mod direct;
+mod failure;
 mod fast;
 #[doc(hidden)]
 pub mod generated_support;

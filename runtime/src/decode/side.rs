@@ -1,5 +1,6 @@
 //! What reading one side's messages needs: the side's reader, how a message fails, the row
 //! callback, and Flink's RowKind bytes.
+pub(crate) use super::failure::Failure;
 use super::fast::RowPlan;
 use super::metadata::MetaKey;
 use super::value::Value;
@@ -34,27 +35,6 @@ pub(crate) struct SideReader {
     /// How a json side's common-case message is read straight into the columns, when its types
     /// allow it.
     pub fast: Option<RowPlan>,
-}
-
-/// How reading a message fails: `Format` inside the format's error handling (swallowed under
-/// `ignore-parse-errors`), `Fatal` past it.
-pub(crate) enum Failure {
-    Format(String),
-    Fatal(String),
-}
-
-impl Failure {
-    pub(crate) fn into_message(self) -> String {
-        match self {
-            Failure::Format(message) | Failure::Fatal(message) => message,
-        }
-    }
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Failure {
-        Failure::Format(message)
-    }
 }
 
 /// Takes each row a message gives, with its RowKind byte (`None`: a null row).
