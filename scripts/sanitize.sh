@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The unit tests of the modules with unsafe code or raw buffer handling (format: SSE2 escape
+# The unit tests of the modules with unsafe code or raw buffer handling (spelling: SSE2 escape
 # scan; float; bind/write/slab: the row loop over Arrow buffers; the JNI bridge's C Data import;
 # input: the IPC reader's relabelling) and the hostile-input tests, under AddressSanitizer
 # (with LeakSanitizer). Miri is not available here; ASan catches out-of-bounds reads and writes,

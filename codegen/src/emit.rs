@@ -8,7 +8,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use kjson_runtime::format::escape;
+use kjson_runtime::spelling::escape;
 use kjson_runtime::{IntervalKind, KjsonError, LogicalType, SideSpec, SinkSpec, TimestampFormat};
 
 use crate::names::{snake_case, upper_camel_case, IdentPool};
@@ -416,7 +416,7 @@ pub fn schema_tokens(spec: &SinkSpec, fingerprint: u64, canonical: &str) -> Resu
             const NOT_NULL_COLUMNS: &'static [usize] = &[#(#not_null),*];
             type Rows<'a> = #rows<'a>;
 
-            fn bind<'a>(columns: &'a [rt::Column<'a>]) -> rt::Result<#rows<'a>> {
+            fn bind<'a>(columns: &'a [rt::BoundColumn<'a>]) -> rt::Result<#rows<'a>> {
                 Ok(#rows { #(#binds)* })
             }
         }

@@ -3,7 +3,7 @@
 //! Java's decoder does (see `java_utf8`).
 #![no_main]
 use kjson_fuzz::java_utf8::java_decode;
-use kjson_runtime::format::escape::{escape_into, needs_escape, write_json_bytes_lossy, write_json_str};
+use kjson_runtime::spelling::escape::{escape_into, needs_escape, write_json_bytes_lossy, write_json_str};
 use libfuzzer_sys::fuzz_target;
 
 /// Jackson's escaping one char at a time: short escapes, `\u00XX` for other C0 controls, a

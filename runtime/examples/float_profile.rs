@@ -3,7 +3,7 @@
 //! `ryu` formats with the `ryu` crate instead, the baseline arrow-json uses). An optional second
 //! argument repeats the formatting that many times, for timings (`perf stat -e task-clock`).
 use kjson_runtime::float::{write_f32_json, write_f64_json, FLOAT_BOUND};
-use kjson_runtime::format::sink::with_reserved;
+use kjson_runtime::spelling::sink::with_reserved;
 use kjson_runtime::FloatSpelling;
 use std::hint::black_box;
 

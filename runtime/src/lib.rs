@@ -4,11 +4,11 @@
 //! Data flows one way, and the folders follow it:
 //! `sql` (DDL text) -> `spec` ([`SinkSpec`]) -> `encode` (plan on the first batch, bind, row
 //! loop, value writers) -> [`KeyValueSlabs`]; the read side goes back: Kafka records -> `decode`
-//! (Flink's JSON deserializers, record by record) -> an Arrow batch. `format` and `float` spell single values;
+//! (Flink's JSON deserializers, record by record) -> an Arrow batch. `spelling` and `float` spell single values;
 //! `types`, `options` and `error` are the vocabulary every stage shares.
 //!
 //! The promised surface is what the crate root, `decode`, `error`, `options`, `spec` and `types`
-//! show. `encode`, `float`, `format`, `sql` and `codegen_support` are public for kjson's own
+//! show. `encode`, `float`, `spelling`, `sql` and `codegen_support` are public for kjson's own
 //! crates and generated code only: hidden from the docs and not covered by semver.
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -20,10 +20,10 @@ pub mod encode;
 pub mod error;
 #[doc(hidden)]
 pub mod float;
-#[doc(hidden)]
-pub mod format;
 pub mod options;
 pub mod spec;
+#[doc(hidden)]
+pub mod spelling;
 #[doc(hidden)]
 pub mod sql;
 pub mod types;

@@ -25,7 +25,7 @@ impl rt::GeneratedSchema for Ledger {
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"BIGINT\"\ncolumn 1 \"amount\" \"DECIMAL(12, 2)\"\ncolumn 2 \"unit_price\" \"DECIMAL(18, 6)\"\ncolumn 3 \"rate\" \"DECIMAL(7, 5)\"\ncolumn 4 \"balance\" \"DECIMAL(38, 18)\"\ncolumn 5 \"quantity\" \"DECIMAL(10, 0)\"\nkey none\nvalue field 0 \"id\"\nvalue field 1 \"amount\"\nvalue field 2 \"unit_price\"\nvalue field 3 \"rate\"\nvalue field 4 \"balance\"\nvalue field 5 \"quantity\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\n";
     const NOT_NULL_COLUMNS: &'static [usize] = &[];
     type Rows<'a> = LedgerRows<'a>;
-    fn bind<'a>(columns: &'a [rt::Column<'a>]) -> rt::Result<LedgerRows<'a>> {
+    fn bind<'a>(columns: &'a [rt::BoundColumn<'a>]) -> rt::Result<LedgerRows<'a>> {
         Ok(LedgerRows {
             id: rt::BindColumn::bind(rt::column(columns, 0)?)?,
             amount: rt::BindColumn::bind(rt::column(columns, 1)?)?,

@@ -30,7 +30,7 @@ impl rt::GeneratedSchema for Nested {
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"INT NOT NULL\"\ncolumn 1 \"r\" \"ROW<`ltz` TIMESTAMP(3) WITH LOCAL TIME ZONE, `ts` TIMESTAMP(3), `n` INT NOT NULL, `s` STRING>\"\ncolumn 2 \"ltz_arr\" \"ARRAY<TIMESTAMP(6) WITH LOCAL TIME ZONE>\"\ncolumn 3 \"ts_arr\" \"ARRAY<TIMESTAMP(6) NOT NULL>\"\ncolumn 4 \"ltz_map\" \"MAP<STRING, TIMESTAMP(0) WITH LOCAL TIME ZONE>\"\ncolumn 5 \"deep\" \"MAP<STRING, ARRAY<ROW<`at_ts` TIMESTAMP(3) WITH LOCAL TIME ZONE, `plain` TIMESTAMP(0), `tags` ARRAY<STRING>>>>\"\ncolumn 6 \"words\" \"MULTISET<STRING>\"\ncolumn 7 \"note\" \"STRING\"\nkey field 0 \"id\"\nkey options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nvalue field 0 \"id\"\nvalue field 1 \"r\"\nvalue field 2 \"ltz_arr\"\nvalue field 3 \"ts_arr\"\nvalue field 4 \"ltz_map\"\nvalue field 5 \"deep\"\nvalue field 6 \"words\"\nvalue field 7 \"note\"\nvalue options timestamp=SQL map-null-key=LITERAL literal=\"null-key\" decimal-plain=false ignore-null-fields=true\n";
     const NOT_NULL_COLUMNS: &'static [usize] = &[0];
     type Rows<'a> = NestedRows<'a>;
-    fn bind<'a>(columns: &'a [rt::Column<'a>]) -> rt::Result<NestedRows<'a>> {
+    fn bind<'a>(columns: &'a [rt::BoundColumn<'a>]) -> rt::Result<NestedRows<'a>> {
         Ok(NestedRows {
             id: rt::BindColumn::bind(rt::column(columns, 0)?)?,
             r: rt::BindColumn::bind(rt::column(columns, 1)?)?,

@@ -23,7 +23,7 @@ impl rt::GeneratedSchema for NexmarkQ0 {
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"auction\" \"BIGINT\"\ncolumn 1 \"bidder\" \"BIGINT\"\ncolumn 2 \"price\" \"BIGINT\"\ncolumn 3 \"dateTime\" \"TIMESTAMP(3)\"\ncolumn 4 \"extra\" \"STRING\"\nkey none\nvalue field 0 \"auction\"\nvalue field 1 \"bidder\"\nvalue field 2 \"price\"\nvalue field 3 \"dateTime\"\nvalue field 4 \"extra\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\n";
     const NOT_NULL_COLUMNS: &'static [usize] = &[];
     type Rows<'a> = NexmarkQ0Rows<'a>;
-    fn bind<'a>(columns: &'a [rt::Column<'a>]) -> rt::Result<NexmarkQ0Rows<'a>> {
+    fn bind<'a>(columns: &'a [rt::BoundColumn<'a>]) -> rt::Result<NexmarkQ0Rows<'a>> {
         Ok(NexmarkQ0Rows {
             auction: rt::BindColumn::bind(rt::column(columns, 0)?)?,
             bidder: rt::BindColumn::bind(rt::column(columns, 1)?)?,

@@ -31,7 +31,7 @@ impl rt::GeneratedSchema for NexmarkQ19 {
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"auction\" \"BIGINT NOT NULL\"\ncolumn 1 \"bidder\" \"BIGINT\"\ncolumn 2 \"price\" \"BIGINT\"\ncolumn 3 \"channel\" \"STRING\"\ncolumn 4 \"url\" \"STRING\"\ncolumn 5 \"dateTime\" \"TIMESTAMP(3)\"\ncolumn 6 \"extra\" \"STRING\"\ncolumn 7 \"rank_number\" \"BIGINT NOT NULL\"\nkey field 0 \"auction\"\nkey field 7 \"rank_number\"\nkey options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nvalue field 0 \"auction\"\nvalue field 1 \"bidder\"\nvalue field 2 \"price\"\nvalue field 3 \"channel\"\nvalue field 4 \"url\"\nvalue field 5 \"dateTime\"\nvalue field 6 \"extra\"\nvalue field 7 \"rank_number\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\n";
     const NOT_NULL_COLUMNS: &'static [usize] = &[0, 7];
     type Rows<'a> = NexmarkQ19Rows<'a>;
-    fn bind<'a>(columns: &'a [rt::Column<'a>]) -> rt::Result<NexmarkQ19Rows<'a>> {
+    fn bind<'a>(columns: &'a [rt::BoundColumn<'a>]) -> rt::Result<NexmarkQ19Rows<'a>> {
         Ok(NexmarkQ19Rows {
             auction: rt::BindColumn::bind(rt::column(columns, 0)?)?,
             bidder: rt::BindColumn::bind(rt::column(columns, 1)?)?,

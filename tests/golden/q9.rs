@@ -44,7 +44,7 @@ impl rt::GeneratedSchema for NexmarkQ9 {
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"BIGINT NOT NULL\"\ncolumn 1 \"itemName\" \"STRING\"\ncolumn 2 \"description\" \"STRING\"\ncolumn 3 \"initialBid\" \"BIGINT\"\ncolumn 4 \"reserve\" \"BIGINT\"\ncolumn 5 \"dateTime\" \"TIMESTAMP(3)\"\ncolumn 6 \"expires\" \"TIMESTAMP(3)\"\ncolumn 7 \"seller\" \"BIGINT\"\ncolumn 8 \"category\" \"BIGINT\"\ncolumn 9 \"extra\" \"STRING\"\ncolumn 10 \"auction\" \"BIGINT\"\ncolumn 11 \"bidder\" \"BIGINT\"\ncolumn 12 \"price\" \"BIGINT\"\ncolumn 13 \"bid_dateTime\" \"TIMESTAMP(3)\"\ncolumn 14 \"bid_extra\" \"STRING\"\nkey field 0 \"id\"\nkey options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nvalue field 0 \"id\"\nvalue field 1 \"itemName\"\nvalue field 2 \"description\"\nvalue field 3 \"initialBid\"\nvalue field 4 \"reserve\"\nvalue field 5 \"dateTime\"\nvalue field 6 \"expires\"\nvalue field 7 \"seller\"\nvalue field 8 \"category\"\nvalue field 9 \"extra\"\nvalue field 10 \"auction\"\nvalue field 11 \"bidder\"\nvalue field 12 \"price\"\nvalue field 13 \"bid_dateTime\"\nvalue field 14 \"bid_extra\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\n";
     const NOT_NULL_COLUMNS: &'static [usize] = &[0];
     type Rows<'a> = NexmarkQ9Rows<'a>;
-    fn bind<'a>(columns: &'a [rt::Column<'a>]) -> rt::Result<NexmarkQ9Rows<'a>> {
+    fn bind<'a>(columns: &'a [rt::BoundColumn<'a>]) -> rt::Result<NexmarkQ9Rows<'a>> {
         Ok(NexmarkQ9Rows {
             id: rt::BindColumn::bind(rt::column(columns, 0)?)?,
             item_name: rt::BindColumn::bind(rt::column(columns, 1)?)?,

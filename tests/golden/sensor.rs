@@ -35,7 +35,7 @@ impl rt::GeneratedSchema for Sensor {
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"BIGINT\"\ncolumn 1 \"temperature\" \"DOUBLE\"\ncolumn 2 \"humidity\" \"DOUBLE\"\ncolumn 3 \"pressure\" \"DOUBLE\"\ncolumn 4 \"voltage\" \"DOUBLE\"\ncolumn 5 \"current_a\" \"DOUBLE\"\ncolumn 6 \"power_w\" \"DOUBLE\"\ncolumn 7 \"latitude\" \"DOUBLE\"\ncolumn 8 \"longitude\" \"DOUBLE\"\ncolumn 9 \"battery\" \"FLOAT\"\ncolumn 10 \"signal_dbm\" \"FLOAT\"\nkey none\nvalue field 0 \"id\"\nvalue field 1 \"temperature\"\nvalue field 2 \"humidity\"\nvalue field 3 \"pressure\"\nvalue field 4 \"voltage\"\nvalue field 5 \"current_a\"\nvalue field 6 \"power_w\"\nvalue field 7 \"latitude\"\nvalue field 8 \"longitude\"\nvalue field 9 \"battery\"\nvalue field 10 \"signal_dbm\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\n";
     const NOT_NULL_COLUMNS: &'static [usize] = &[];
     type Rows<'a> = SensorRows<'a>;
-    fn bind<'a>(columns: &'a [rt::Column<'a>]) -> rt::Result<SensorRows<'a>> {
+    fn bind<'a>(columns: &'a [rt::BoundColumn<'a>]) -> rt::Result<SensorRows<'a>> {
         Ok(SensorRows {
             id: rt::BindColumn::bind(rt::column(columns, 0)?)?,
             temperature: rt::BindColumn::bind(rt::column(columns, 1)?)?,

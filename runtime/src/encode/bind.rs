@@ -15,8 +15,8 @@ use arrow_select::take::take;
 
 use super::plan::{unit_to_millis, PlanNode, RowFieldPlan};
 use crate::error::{KjsonError, Result};
-use crate::format::escape::{self, TextBytes};
-use crate::format::sink::ByteSink;
+use crate::spelling::escape::{self, TextBytes};
+use crate::spelling::sink::ByteSink;
 
 /// Values plus validity of a primitive column.
 #[derive(Clone, Copy)]
@@ -110,7 +110,7 @@ pub fn timestamp_parts(v: i64, unit: TimeUnit) -> (i64, u32) {
 }
 
 /// A column bound to one batch. Offsets of nested layouts are absolute into the child arrays.
-pub enum Column<'a> {
+pub enum BoundColumn<'a> {
     Boolean(&'a BooleanArray),
     I8(Prim<'a, i8>),
     I16(Prim<'a, i16>),
@@ -151,18 +151,18 @@ pub enum Column<'a> {
     List {
         offsets: Offsets<'a>,
         nulls: Option<&'a NullBuffer>,
-        child: Box<Column<'a>>,
+        child: Box<BoundColumn<'a>>,
     },
     Map {
         offsets: &'a [i32],
         nulls: Option<&'a NullBuffer>,
-        keys: Box<Column<'a>>,
-        values: Box<Column<'a>>,
+        keys: Box<BoundColumn<'a>>,
+        values: Box<BoundColumn<'a>>,
     },
     Row {
         nulls: Option<&'a NullBuffer>,
         names: &'a [RowFieldPlan],
-        fields: Vec<Column<'a>>,
+        fields: Vec<BoundColumn<'a>>,
     },
 }
 
@@ -184,7 +184,7 @@ impl Offsets<'_> {
     }
 }
 
-impl Column<'_> {
+impl BoundColumn<'_> {
     #[inline]
     pub fn is_null(&self, i: usize) -> bool {
         self.nulls().is_some_and(|n| n.is_null(i))
@@ -194,21 +194,21 @@ impl Column<'_> {
     #[inline]
     pub fn nulls(&self) -> Option<&NullBuffer> {
         match self {
-            Column::Boolean(a) => a.nulls(),
-            Column::I8(p) => p.nulls,
-            Column::I16(p) => p.nulls,
-            Column::I32(p) | Column::Date32(p) | Column::Time32 { values: p, .. } => p.nulls,
-            Column::I64(p)
-            | Column::Date64(p)
-            | Column::Time64 { values: p, .. }
-            | Column::Duration { values: p, .. } => p.nulls,
-            Column::Timestamp { nulls, .. } => *nulls,
-            Column::F32(p) => p.nulls,
-            Column::F64(p) => p.nulls,
-            Column::Decimal(p, _) => p.nulls,
-            Column::DayTime(p) => p.nulls,
-            Column::Str(_, n) | Column::Bytes(_, n) => *n,
-            Column::List { nulls, .. } | Column::Map { nulls, .. } | Column::Row { nulls, .. } => *nulls,
+            BoundColumn::Boolean(a) => a.nulls(),
+            BoundColumn::I8(p) => p.nulls,
+            BoundColumn::I16(p) => p.nulls,
+            BoundColumn::I32(p) | BoundColumn::Date32(p) | BoundColumn::Time32 { values: p, .. } => p.nulls,
+            BoundColumn::I64(p)
+            | BoundColumn::Date64(p)
+            | BoundColumn::Time64 { values: p, .. }
+            | BoundColumn::Duration { values: p, .. } => p.nulls,
+            BoundColumn::Timestamp { nulls, .. } => *nulls,
+            BoundColumn::F32(p) => p.nulls,
+            BoundColumn::F64(p) => p.nulls,
+            BoundColumn::Decimal(p, _) => p.nulls,
+            BoundColumn::DayTime(p) => p.nulls,
+            BoundColumn::Str(_, n) | BoundColumn::Bytes(_, n) => *n,
+            BoundColumn::List { nulls, .. } | BoundColumn::Map { nulls, .. } | BoundColumn::Row { nulls, .. } => *nulls,
         }
     }
 }
@@ -264,49 +264,49 @@ fn prim<T: arrow_array::ArrowPrimitiveType>(array: &dyn Array) -> Prim<'_, T::Na
 }
 
 /// Binds a planned node to an array whose type the plan has already checked.
-pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> {
+pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<BoundColumn<'a>> {
     let ty = array.data_type();
     let col = match (node, ty) {
-        (PlanNode::Boolean, _) => Column::Boolean(array.as_boolean()),
-        (PlanNode::Integer, ArrowType::Int8) => Column::I8(prim::<Int8Type>(array)),
-        (PlanNode::Integer, ArrowType::Int16) => Column::I16(prim::<Int16Type>(array)),
-        (PlanNode::Integer, ArrowType::Int32) => Column::I32(prim::<Int32Type>(array)),
-        (PlanNode::Integer, ArrowType::Int64) => Column::I64(prim::<Int64Type>(array)),
-        (PlanNode::Float32, _) => Column::F32(prim::<Float32Type>(array)),
-        (PlanNode::Float64, _) => Column::F64(prim::<Float64Type>(array)),
-        (PlanNode::Decimal { scale }, _) => Column::Decimal(prim::<Decimal128Type>(array), *scale),
-        (PlanNode::String, _) => Column::Str(byte_values(array)?, array.nulls()),
-        (PlanNode::Wtf8String, _) => Column::Str(ByteValues::Wtf8(Box::new(byte_values(array)?)), array.nulls()),
-        (PlanNode::Bytes, _) => Column::Bytes(byte_values(array)?, array.nulls()),
-        (PlanNode::Date, ArrowType::Date32) => Column::Date32(prim::<arrow_array::types::Date32Type>(array)),
-        (PlanNode::Date, ArrowType::Date64) => Column::Date64(prim::<Date64Type>(array)),
+        (PlanNode::Boolean, _) => BoundColumn::Boolean(array.as_boolean()),
+        (PlanNode::Integer, ArrowType::Int8) => BoundColumn::I8(prim::<Int8Type>(array)),
+        (PlanNode::Integer, ArrowType::Int16) => BoundColumn::I16(prim::<Int16Type>(array)),
+        (PlanNode::Integer, ArrowType::Int32) => BoundColumn::I32(prim::<Int32Type>(array)),
+        (PlanNode::Integer, ArrowType::Int64) => BoundColumn::I64(prim::<Int64Type>(array)),
+        (PlanNode::Float32, _) => BoundColumn::F32(prim::<Float32Type>(array)),
+        (PlanNode::Float64, _) => BoundColumn::F64(prim::<Float64Type>(array)),
+        (PlanNode::Decimal { scale }, _) => BoundColumn::Decimal(prim::<Decimal128Type>(array), *scale),
+        (PlanNode::String, _) => BoundColumn::Str(byte_values(array)?, array.nulls()),
+        (PlanNode::Wtf8String, _) => BoundColumn::Str(ByteValues::Wtf8(Box::new(byte_values(array)?)), array.nulls()),
+        (PlanNode::Bytes, _) => BoundColumn::Bytes(byte_values(array)?, array.nulls()),
+        (PlanNode::Date, ArrowType::Date32) => BoundColumn::Date32(prim::<arrow_array::types::Date32Type>(array)),
+        (PlanNode::Date, ArrowType::Date64) => BoundColumn::Date64(prim::<Date64Type>(array)),
         (PlanNode::Time, _) => bind_time(array)?,
         (PlanNode::Timestamp { ltz }, ArrowType::Timestamp(unit, _)) => {
             let values = timestamp_values(array);
             if *unit == TimeUnit::Second {
                 check_timestamp_seconds(values, array.nulls())?;
             }
-            Column::Timestamp { values: TimestampValues::Unit(values, *unit), nulls: array.nulls(), ltz: *ltz }
+            BoundColumn::Timestamp { values: TimestampValues::Unit(values, *unit), nulls: array.nulls(), ltz: *ltz }
         }
         (PlanNode::Timestamp { ltz }, ArrowType::Struct(_)) => bind_timestamp_parts(array, *ltz)?,
         (PlanNode::Interval, ArrowType::Interval(IntervalUnit::DayTime)) => {
-            Column::DayTime(prim::<IntervalDayTimeType>(array))
+            BoundColumn::DayTime(prim::<IntervalDayTimeType>(array))
         }
         (PlanNode::Interval, ArrowType::Interval(IntervalUnit::YearMonth)) => {
-            Column::I32(prim::<IntervalYearMonthType>(array))
+            BoundColumn::I32(prim::<IntervalYearMonthType>(array))
         }
         (PlanNode::Interval, ArrowType::Duration(unit)) => {
             let (mul, div) = unit_to_millis(*unit);
             let values = duration_values(array);
             check_scaled_millis(values, array.nulls(), mul, "an INTERVAL DAY TO SECOND from Duration(Second)")?;
-            Column::Duration { values: Prim { values, nulls: array.nulls() }, mul, div }
+            BoundColumn::Duration { values: Prim { values, nulls: array.nulls() }, mul, div }
         }
         (PlanNode::Array(child), _) => bind_list(child, array)?,
         (PlanNode::Map { key, value }, ArrowType::Map(..)) => {
             let map = array.as_map();
             let keys = bind(key, map.keys().as_ref())?;
             let values = bind(value, map.values().as_ref())?;
-            Column::Map {
+            BoundColumn::Map {
                 offsets: map.value_offsets(),
                 nulls: map.nulls(),
                 keys: Box::new(keys),
@@ -318,7 +318,7 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
             let entries = list.values().as_struct();
             let keys = bind(key, entries.column(0).as_ref())?;
             let values = bind(value, entries.column(1).as_ref())?;
-            Column::Map {
+            BoundColumn::Map {
                 offsets: list.value_offsets(),
                 nulls: list.nulls(),
                 keys: Box::new(keys),
@@ -329,7 +329,7 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> 
             let s = array.as_struct();
             let bound =
                 fields.iter().zip(s.columns()).map(|(f, c)| bind(&f.node, c.as_ref())).collect::<Result<_>>()?;
-            Column::Row { nulls: s.nulls(), names: fields, fields: bound }
+            BoundColumn::Row { nulls: s.nulls(), names: fields, fields: bound }
         }
         _ => return Err(KjsonError::internal(format!("plan {node:?} does not fit Arrow type {ty}"))),
     };
@@ -350,7 +350,7 @@ fn timestamp_values(array: &dyn Array) -> &[i64] {
 
 /// The struct form of TIMESTAMP ([`super::plan::is_timestamp_parts`]); every non-null value's
 /// nanoseconds must be a nanosecond of a millisecond, as in Flink's `TimestampData`.
-fn bind_timestamp_parts(array: &dyn Array, ltz: bool) -> Result<Column<'_>> {
+fn bind_timestamp_parts(array: &dyn Array, ltz: bool) -> Result<BoundColumn<'_>> {
     let parts = array.as_struct();
     let millis = parts.column(0).as_primitive::<Int64Type>().values();
     let nanos = parts.column(1).as_primitive::<Int32Type>().values();
@@ -363,7 +363,7 @@ fn bind_timestamp_parts(array: &dyn Array, ltz: bool) -> Result<Column<'_>> {
             nanos[i]
         )));
     }
-    Ok(Column::Timestamp { values: TimestampValues::Parts { millis, nanos }, nulls, ltz })
+    Ok(BoundColumn::Timestamp { values: TimestampValues::Parts { millis, nanos }, nulls, ltz })
 }
 
 /// Timestamp(Second) values whose milliseconds a `long` cannot hold are past Flink's range.
@@ -399,31 +399,31 @@ fn duration_values(array: &dyn Array) -> &[i64] {
     }
 }
 
-fn bind_time(array: &dyn Array) -> Result<Column<'_>> {
+fn bind_time(array: &dyn Array) -> Result<BoundColumn<'_>> {
     use arrow_array::types::{Time32MillisecondType, Time32SecondType, Time64MicrosecondType, Time64NanosecondType};
     let nulls = array.nulls();
     Ok(match array.data_type() {
         ArrowType::Time32(TimeUnit::Second) => {
             let values = array.as_primitive::<Time32SecondType>().values();
-            Column::Time32 { values: Prim { values, nulls }, mul: 1000, div: 1 }
+            BoundColumn::Time32 { values: Prim { values, nulls }, mul: 1000, div: 1 }
         }
         ArrowType::Time32(_) => {
             let values = array.as_primitive::<Time32MillisecondType>().values();
-            Column::Time32 { values: Prim { values, nulls }, mul: 1, div: 1 }
+            BoundColumn::Time32 { values: Prim { values, nulls }, mul: 1, div: 1 }
         }
         ArrowType::Time64(TimeUnit::Microsecond) => {
             let values = array.as_primitive::<Time64MicrosecondType>().values();
-            Column::Time64 { values: Prim { values, nulls }, mul: 1, div: 1000 }
+            BoundColumn::Time64 { values: Prim { values, nulls }, mul: 1, div: 1000 }
         }
         ArrowType::Time64(_) => {
             let values = array.as_primitive::<Time64NanosecondType>().values();
-            Column::Time64 { values: Prim { values, nulls }, mul: 1, div: 1_000_000 }
+            BoundColumn::Time64 { values: Prim { values, nulls }, mul: 1, div: 1_000_000 }
         }
         other => return Err(KjsonError::internal(format!("{other} is not a time type"))),
     })
 }
 
-fn bind_list<'a>(child: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>> {
+fn bind_list<'a>(child: &'a PlanNode, array: &'a dyn Array) -> Result<BoundColumn<'a>> {
     let nulls = array.nulls();
     let (offsets, values) = match array.data_type() {
         ArrowType::List(_) => {
@@ -441,7 +441,7 @@ fn bind_list<'a>(child: &'a PlanNode, array: &'a dyn Array) -> Result<Column<'a>
         }
     };
     let child = bind(child, values.as_ref())?;
-    Ok(Column::List { offsets, nulls, child: Box::new(child) })
+    Ok(BoundColumn::List { offsets, nulls, child: Box::new(child) })
 }
 
 fn byte_values(array: &dyn Array) -> Result<ByteValues<'_>> {

@@ -2,7 +2,7 @@
 //! value slabs.
 use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 
-use super::bind::{bind, undictionary, Column};
+use super::bind::{bind, undictionary, BoundColumn};
 use super::plan::{physical_fields, Plan};
 use super::program::{ProgramRows, SideFields};
 use super::row_writer::RowWriter;
@@ -88,7 +88,7 @@ pub(crate) struct Sides {
 pub trait RowBinder {
     type Rows<'a>: RowWriter;
     /// `None`: this batch goes through the column programs instead.
-    fn bind_rows<'a>(columns: &'a [Column<'a>]) -> Result<Option<Self::Rows<'a>>>;
+    fn bind_rows<'a>(columns: &'a [BoundColumn<'a>]) -> Result<Option<Self::Rows<'a>>>;
 }
 
 /// The dynamic encoder's binder: always the column programs.
@@ -96,7 +96,7 @@ enum ProgramsOnly {}
 
 impl RowBinder for ProgramsOnly {
     type Rows<'a> = ProgramRows<'a, 'a>;
-    fn bind_rows<'a>(_: &'a [Column<'a>]) -> Result<Option<Self::Rows<'a>>> {
+    fn bind_rows<'a>(_: &'a [BoundColumn<'a>]) -> Result<Option<Self::Rows<'a>>> {
         Ok(None)
     }
 }

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use super::access::{Maps, Scalar};
 use super::write::{WriteContext, WriteResult};
-use crate::format::sink::{with_reserved, ByteSink};
+use crate::spelling::sink::{with_reserved, ByteSink};
 
 /// A scalar value, or `null`, in one reservation. Inlined, so generated code's ARRAY loops write
 /// their items in place (with the fixed-size names of [`Label`]; docs/performance.md).

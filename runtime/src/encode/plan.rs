@@ -4,7 +4,7 @@
 use arrow_schema::{DataType as ArrowType, Field, IntervalUnit, Schema, TimeUnit};
 
 use crate::error::{KjsonError, Result};
-use crate::format::escape;
+use crate::spelling::escape;
 use crate::types::{DataType, IntervalKind, LogicalType};
 
 /// What to write for one value, resolved from the logical type and the Arrow type.

@@ -12,13 +12,13 @@ use super::access::{
     Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Scalar, Strings, Times,
     Timestamps,
 };
-use super::bind::Column;
+use super::bind::BoundColumn;
 use super::layout;
 use super::plan::field_name_json;
 use super::row_writer::RowWriter;
 use super::write::{WriteContext, WriteResult};
 use crate::error::Result;
-use crate::format::sink::{with_reserved, ByteSink, Reserved};
+use crate::spelling::sink::{with_reserved, ByteSink, Reserved};
 use nested::{NestedProgram, RowFieldName};
 
 /// A column bound for one batch: the accessor of its value type (of a nested column, the tree of
@@ -70,24 +70,24 @@ macro_rules! on_scalar {
 mod nested;
 
 impl<'a> ColumnProgram<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         let c = column;
         Ok(match column {
-            Column::Boolean(_) => ColumnProgram::Bool(BindColumn::bind(c)?),
-            Column::I8(_) => ColumnProgram::I8(BindColumn::bind(c)?),
-            Column::I16(_) => ColumnProgram::I16(BindColumn::bind(c)?),
-            Column::I32(_) => ColumnProgram::I32(BindColumn::bind(c)?),
-            Column::I64(_) => ColumnProgram::I64(BindColumn::bind(c)?),
-            Column::F32(_) => ColumnProgram::F32(BindColumn::bind(c)?),
-            Column::F64(_) => ColumnProgram::F64(BindColumn::bind(c)?),
-            Column::Decimal(..) => ColumnProgram::Decimal(BindColumn::bind(c)?),
-            Column::Str(..) => ColumnProgram::Str(BindColumn::bind(c)?),
-            Column::Bytes(..) => ColumnProgram::Bytes(BindColumn::bind(c)?),
-            Column::Date32(_) | Column::Date64(_) => ColumnProgram::Date(BindColumn::bind(c)?),
-            Column::Time32 { .. } | Column::Time64 { .. } => ColumnProgram::Time(BindColumn::bind(c)?),
-            Column::Timestamp { .. } => ColumnProgram::Timestamp(BindColumn::bind(c)?),
-            Column::DayTime(_) | Column::Duration { .. } => ColumnProgram::Interval(BindColumn::bind(c)?),
-            Column::List { .. } | Column::Map { .. } | Column::Row { .. } => {
+            BoundColumn::Boolean(_) => ColumnProgram::Bool(BindColumn::bind(c)?),
+            BoundColumn::I8(_) => ColumnProgram::I8(BindColumn::bind(c)?),
+            BoundColumn::I16(_) => ColumnProgram::I16(BindColumn::bind(c)?),
+            BoundColumn::I32(_) => ColumnProgram::I32(BindColumn::bind(c)?),
+            BoundColumn::I64(_) => ColumnProgram::I64(BindColumn::bind(c)?),
+            BoundColumn::F32(_) => ColumnProgram::F32(BindColumn::bind(c)?),
+            BoundColumn::F64(_) => ColumnProgram::F64(BindColumn::bind(c)?),
+            BoundColumn::Decimal(..) => ColumnProgram::Decimal(BindColumn::bind(c)?),
+            BoundColumn::Str(..) => ColumnProgram::Str(BindColumn::bind(c)?),
+            BoundColumn::Bytes(..) => ColumnProgram::Bytes(BindColumn::bind(c)?),
+            BoundColumn::Date32(_) | BoundColumn::Date64(_) => ColumnProgram::Date(BindColumn::bind(c)?),
+            BoundColumn::Time32 { .. } | BoundColumn::Time64 { .. } => ColumnProgram::Time(BindColumn::bind(c)?),
+            BoundColumn::Timestamp { .. } => ColumnProgram::Timestamp(BindColumn::bind(c)?),
+            BoundColumn::DayTime(_) | BoundColumn::Duration { .. } => ColumnProgram::Interval(BindColumn::bind(c)?),
+            BoundColumn::List { .. } | BoundColumn::Map { .. } | BoundColumn::Row { .. } => {
                 ColumnProgram::Nested(Box::new(NestedProgram::bind(c)?))
             }
         })
@@ -241,7 +241,7 @@ impl SideFields {
     }
 
     /// This batch's accessors of the side's fields, each beside its name, in field order.
-    fn bind<'s, 'a>(&'s self, columns: &'a [Column<'a>]) -> Result<Vec<BoundField<'s, 'a>>> {
+    fn bind<'s, 'a>(&'s self, columns: &'a [BoundColumn<'a>]) -> Result<Vec<BoundField<'s, 'a>>> {
         self.fields
             .iter()
             .map(|name| Ok(BoundField { program: ColumnProgram::bind(&columns[name.column])?, name }))
@@ -434,7 +434,7 @@ struct BoundSide<'s, 'a> {
 }
 
 impl<'s, 'a> BoundSide<'s, 'a> {
-    fn bind(fields: &'s SideFields, columns: &'a [Column<'a>]) -> Result<Self> {
+    fn bind(fields: &'s SideFields, columns: &'a [BoundColumn<'a>]) -> Result<Self> {
         let bound = fields.bind(columns)?;
         let segments = fields.segments(&bound);
         Ok(BoundSide { fields, bound, segments })
@@ -454,7 +454,11 @@ pub(crate) struct ProgramRows<'s, 'a> {
 }
 
 impl<'s, 'a> ProgramRows<'s, 'a> {
-    pub(crate) fn bind(key: Option<&'s SideFields>, value: &'s SideFields, columns: &'a [Column<'a>]) -> Result<Self> {
+    pub(crate) fn bind(
+        key: Option<&'s SideFields>,
+        value: &'s SideFields,
+        columns: &'a [BoundColumn<'a>],
+    ) -> Result<Self> {
         let key = key.map(|k| BoundSide::bind(k, columns)).transpose()?;
         Ok(ProgramRows { key, value: BoundSide::bind(value, columns)? })
     }

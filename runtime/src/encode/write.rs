@@ -2,13 +2,13 @@
 //! one value at a time.
 use std::borrow::Cow;
 
-use super::bind::{ByteValues, Column, Offsets};
+use super::bind::{BoundColumn, ByteValues, Offsets};
 use super::plan::{field_name_json, RowFieldPlan};
 use crate::float;
-use crate::format::sink::ByteSink;
-use crate::format::temporal::{DayCache, SecondCache};
-use crate::format::{self, base64, decimal, escape, temporal};
 use crate::options::{Compatibility, JsonOptions, MapNullKeyMode};
+use crate::spelling::sink::ByteSink;
+use crate::spelling::temporal::{DayCache, SecondCache};
+use crate::spelling::{self, base64, decimal, escape, temporal};
 
 /// How one side (key or value) writes: its options, resolved once.
 pub struct WriteContext {
@@ -57,7 +57,7 @@ pub fn write_field(
     first: &mut bool,
     name_json: &[u8],
     name: &str,
-    col: &Column<'_>,
+    col: &BoundColumn<'_>,
     i: usize,
 ) -> WriteResult {
     let null = col.is_null(i);
@@ -78,7 +78,7 @@ pub fn write_field(
 }
 
 /// Writes value `i` of `col`, `null` included.
-pub fn write_nullable(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i: usize) -> WriteResult {
+pub fn write_nullable(ctx: &WriteContext, out: &mut Vec<u8>, col: &BoundColumn<'_>, i: usize) -> WriteResult {
     if col.is_null(i) {
         out.extend_from_slice(b"null");
         Ok(())
@@ -89,41 +89,43 @@ pub fn write_nullable(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i
 
 /// Writes the non-null value `i` of `col`: a ROW, ARRAY or MAP, or a value inside one. (Top-level
 /// scalar columns go through the typed accessors of `codegen_support`, bound once per batch.)
-pub fn write_value(ctx: &WriteContext, out: &mut Vec<u8>, col: &Column<'_>, i: usize) -> WriteResult {
+pub fn write_value(ctx: &WriteContext, out: &mut Vec<u8>, col: &BoundColumn<'_>, i: usize) -> WriteResult {
     let spelling = ctx.compatibility.float_spelling;
     match col {
-        Column::Boolean(a) => format::write_bool(out, a.value(i)),
-        Column::I8(p) => format::write_int(out, p.values[i]),
-        Column::I16(p) => format::write_int(out, p.values[i]),
-        Column::I32(p) => format::write_int(out, p.values[i]),
-        Column::I64(p) => format::write_int(out, p.values[i]),
-        Column::F32(p) => float::write_f32_json(out, p.values[i], spelling),
-        Column::F64(p) => float::write_f64_json(out, p.values[i], spelling),
-        Column::Decimal(p, scale) => {
+        BoundColumn::Boolean(a) => spelling::write_bool(out, a.value(i)),
+        BoundColumn::I8(p) => spelling::write_int(out, p.values[i]),
+        BoundColumn::I16(p) => spelling::write_int(out, p.values[i]),
+        BoundColumn::I32(p) => spelling::write_int(out, p.values[i]),
+        BoundColumn::I64(p) => spelling::write_int(out, p.values[i]),
+        BoundColumn::F32(p) => float::write_f32_json(out, p.values[i], spelling),
+        BoundColumn::F64(p) => float::write_f64_json(out, p.values[i], spelling),
+        BoundColumn::Decimal(p, scale) => {
             let plain = ctx.options.encode_decimal_as_plain_number;
             decimal::write_decimal(out, p.values[i], *scale, plain, ctx.compatibility.flink_version);
         }
-        Column::Str(values, _) => values.write_string(out, i),
-        Column::Bytes(values, _) => base64::write_base64_json(out, values.bytes(i)),
-        Column::Date32(p) => temporal::write_date_json(out, &mut DayCache::new(), i64::from(p.values[i])),
-        Column::Date64(p) => {
+        BoundColumn::Str(values, _) => values.write_string(out, i),
+        BoundColumn::Bytes(values, _) => base64::write_base64_json(out, values.bytes(i)),
+        BoundColumn::Date32(p) => temporal::write_date_json(out, &mut DayCache::new(), i64::from(p.values[i])),
+        BoundColumn::Date64(p) => {
             temporal::write_date_json(out, &mut DayCache::new(), p.values[i].div_euclid(86_400_000));
         }
-        Column::Time32 { values, mul, div } => write_time(ctx, out, i64::from(values.values[i]) * mul / div)?,
-        Column::Time64 { values, mul, div } => write_time(ctx, out, values.values[i].wrapping_mul(*mul) / div)?,
-        Column::Timestamp { values, ltz, .. } => {
+        BoundColumn::Time32 { values, mul, div } => write_time(ctx, out, i64::from(values.values[i]) * mul / div)?,
+        BoundColumn::Time64 { values, mul, div } => write_time(ctx, out, values.values[i].wrapping_mul(*mul) / div)?,
+        BoundColumn::Timestamp { values, ltz, .. } => {
             let (millis, nanos) = values.parts(i);
             let format = ctx.options.timestamp_format;
             temporal::write_timestamp_json(out, &mut SecondCache::new(), millis, nanos, format, *ltz);
         }
-        Column::DayTime(p) => format::write_int(out, day_time_millis(p.values[i])),
-        Column::Duration { values, mul, div } => format::write_int(out, values.values[i].wrapping_mul(*mul) / div),
-        Column::List { offsets, child, .. } => write_list(ctx, out, offsets, child, i)?,
-        Column::Map { offsets, keys, values, .. } => {
+        BoundColumn::DayTime(p) => spelling::write_int(out, day_time_millis(p.values[i])),
+        BoundColumn::Duration { values, mul, div } => {
+            spelling::write_int(out, values.values[i].wrapping_mul(*mul) / div)
+        }
+        BoundColumn::List { offsets, child, .. } => write_list(ctx, out, offsets, child, i)?,
+        BoundColumn::Map { offsets, keys, values, .. } => {
             let (start, end) = (offsets[i] as usize, offsets[i + 1] as usize);
             write_map(ctx, out, keys, values, start, end)?
         }
-        Column::Row { names, fields, .. } => {
+        BoundColumn::Row { names, fields, .. } => {
             out.push(b'{');
             let mut first = true;
             for (plan, field) in names.iter().zip(fields) {
@@ -160,7 +162,7 @@ fn write_list(
     ctx: &WriteContext,
     out: &mut Vec<u8>,
     offsets: &Offsets<'_>,
-    child: &Column<'_>,
+    child: &BoundColumn<'_>,
     i: usize,
 ) -> WriteResult {
     let (start, end) = offsets.range(i);
@@ -180,10 +182,10 @@ fn write_list(
 #[inline]
 pub(crate) fn entry_key<'k>(
     ctx: &'k WriteContext,
-    keys: &'k Column<'_>,
+    keys: &'k BoundColumn<'_>,
     j: usize,
 ) -> Result<Option<Cow<'k, [u8]>>, ValueError> {
-    let Column::Str(values, _) = keys else { return Ok(None) };
+    let BoundColumn::Str(values, _) = keys else { return Ok(None) };
     if !keys.is_null(j) {
         return Ok(Some(match values {
             ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_) => Cow::Borrowed(values.bytes(j)),
@@ -200,8 +202,8 @@ pub(crate) fn entry_key<'k>(
 fn write_map(
     ctx: &WriteContext,
     out: &mut Vec<u8>,
-    keys: &Column<'_>,
-    values: &Column<'_>,
+    keys: &BoundColumn<'_>,
+    values: &BoundColumn<'_>,
     start: usize,
     end: usize,
 ) -> WriteResult {
@@ -236,7 +238,7 @@ fn write_map(
 /// Flink converts every occurrence of a repeated key, so a value that fails (a null map key
 /// under FAIL) fails the record even when a later occurrence replaces it.
 #[cold]
-fn check_replaced_values(ctx: &WriteContext, values: &Column<'_>, occurrences: &[usize]) -> WriteResult {
+fn check_replaced_values(ctx: &WriteContext, values: &BoundColumn<'_>, occurrences: &[usize]) -> WriteResult {
     let mut scratch = Vec::new();
     for &e in &occurrences[..occurrences.len().saturating_sub(1)] {
         scratch.clear();
@@ -245,9 +247,9 @@ fn check_replaced_values(ctx: &WriteContext, values: &Column<'_>, occurrences: &
     Ok(())
 }
 
-pub(crate) fn write_key(ctx: &WriteContext, out: &mut Vec<u8>, keys: &Column<'_>, j: usize) {
+pub(crate) fn write_key(ctx: &WriteContext, out: &mut Vec<u8>, keys: &BoundColumn<'_>, j: usize) {
     match keys {
-        Column::Str(values, _) if !keys.is_null(j) => {
+        BoundColumn::Str(values, _) if !keys.is_null(j) => {
             values.write_string(out, j);
             out.push(b':');
         }
@@ -267,8 +269,13 @@ const SMALL_MAP: usize = 32;
 /// The key column of entries `start..end` when they can be written as they are: UTF-8 keys,
 /// none null, none repeated (compared pair by pair, so only for small maps). `None` sends the
 /// map through the general rules: null keys, Java's decoding of binary keys, repeated keys.
-pub(crate) fn distinct_utf8_keys<'k>(keys: &'k Column<'_>, start: usize, end: usize) -> Option<&'k ByteValues<'k>> {
-    let Column::Str(values @ (ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_)), nulls) = keys
+pub(crate) fn distinct_utf8_keys<'k>(
+    keys: &'k BoundColumn<'_>,
+    start: usize,
+    end: usize,
+) -> Option<&'k ByteValues<'k>> {
+    let BoundColumn::Str(values @ (ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_)), nulls) =
+        keys
     else {
         return None;
     };
@@ -295,7 +302,7 @@ fn any_repeat<'k>(start: usize, end: usize, key: impl Fn(usize) -> &'k [u8]) -> 
 
 pub(crate) fn has_duplicate_keys(
     ctx: &WriteContext,
-    keys: &Column<'_>,
+    keys: &BoundColumn<'_>,
     start: usize,
     end: usize,
 ) -> Result<bool, ValueError> {
@@ -330,7 +337,7 @@ pub(crate) fn has_duplicate_keys(
 fn write_repeated_value(
     ctx: &WriteContext,
     out: &mut Vec<u8>,
-    values: &Column<'_>,
+    values: &BoundColumn<'_>,
     occurrences: &[usize],
 ) -> WriteResult {
     // A null value replaces the stored node; merging starts afresh after it.
@@ -343,7 +350,7 @@ fn write_repeated_value(
         return Ok(());
     };
     match values {
-        Column::Row { names, fields, .. } if ctx.options.ignore_null_fields && run.len() > 1 => {
+        BoundColumn::Row { names, fields, .. } if ctx.options.ignore_null_fields && run.len() > 1 => {
             write_merged_row(ctx, out, names, fields, run)
         }
         _ => write_value(ctx, out, values, last),
@@ -355,7 +362,7 @@ fn write_merged_row(
     ctx: &WriteContext,
     out: &mut Vec<u8>,
     names: &[RowFieldPlan],
-    fields: &[Column<'_>],
+    fields: &[BoundColumn<'_>],
     run: &[usize],
 ) -> WriteResult {
     let mut order: Vec<usize> = Vec::with_capacity(fields.len());
@@ -374,7 +381,7 @@ fn write_merged_row(
         out.extend_from_slice(&names[f].name_json);
         let present: Vec<usize> = run.iter().copied().filter(|&e| !fields[f].is_null(e)).collect();
         let written = match &fields[f] {
-            Column::Row { names: inner_names, fields: inner, .. } if present.len() > 1 => {
+            BoundColumn::Row { names: inner_names, fields: inner, .. } if present.len() > 1 => {
                 write_merged_row(ctx, out, inner_names, inner, &present)
             }
             col => write_value(ctx, out, col, present[present.len() - 1]),

@@ -6,7 +6,7 @@
 //!
 //! This is the general writer, for any digit string; [`super::text`] is the fast one for the
 //! decimals of the shortest and legacy routes.
-use crate::format::sink::ByteSink;
+use crate::spelling::sink::ByteSink;
 
 /// A decimal `significand * 10^exponent`; the significand may end in zeros.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 //!
 //! The writers append to any [`ByteSink`] in fixed-size stores that reach at most [`FLOAT_BOUND`]
 //! bytes past where they start, so a reserved sink takes them without a scratch buffer.
-use crate::format::sink::ByteSink;
 use crate::options::FloatSpelling;
+use crate::spelling::sink::ByteSink;
 use decimal::write_layout;
 use jdk17::Legacy;
 use text::write_decimal_text;

@@ -10,8 +10,8 @@
 //! stores stalls store forwarding. A sign and an exponent are chunks of their own; together they
 //! stay within [`FLOAT_BOUND`] bytes of where the writer started.
 use super::decimal::{write_decimal, Decimal, POW10};
-use crate::format::eight_digits;
-use crate::format::sink::ByteSink;
+use crate::spelling::eight_digits;
+use crate::spelling::sink::ByteSink;
 
 /// The most bytes past its start a float writer stores (a reserved sink must have this much room).
 pub const FLOAT_BOUND: usize = 32;

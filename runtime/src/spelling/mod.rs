@@ -1,5 +1,5 @@
-//! Scalar formatters: each appends one complete JSON token (quotes included where Flink writes a
-//! string) to a [`sink::ByteSink`]. There is one function per kind of value; the ones that write
+//! The spelling of single values: each function appends one complete JSON token (quotes
+//! included where Flink writes a string) to a [`sink::ByteSink`]. There is one function per kind of value; the ones that write
 //! fixed-size chunks say how many bytes a reserved sink needs (`*_BOUND`, `*_bound`).
 pub mod escape;
 mod scan;

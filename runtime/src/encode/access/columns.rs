@@ -1,45 +1,45 @@
 //! Typed column accessors, for generated rows and the dynamic encoder's column programs alike:
-//! each is made once per batch from a bound [`Column`], then reads and writes one value per call
+//! each is made once per batch from a [`BoundColumn`], then reads and writes one value per call
 //! without matching on the column's type.
 //!
 //! Every typed accessor has `is_null(row)`, `write(out, row, cx)` into any [`ByteSink`] (only
 //! called for a non-null value), and `bound(row)`: the most bytes `write` puts into a
-//! [`crate::format::sink::Reserved`] sink for that row. [`Values`] (the nested-value writers) writes
+//! [`crate::spelling::sink::Reserved`] sink for that row. [`Values`] (the nested-value writers) writes
 //! into the `Vec` itself and returns a [`WriteResult`], as its values can fail. [`Timestamps`]
 //! also has `write_local` and `write_ltz`, which generated code calls with its side's
 //! `timestamp-format.standard` as a type.
 use arrow_array::{Array, BooleanArray, GenericStringArray};
 use arrow_buffer::NullBuffer;
 
-use crate::encode::bind::{ByteValues, Column, Prim, TimestampValues};
+use crate::encode::bind::{BoundColumn, ByteValues, Prim, TimestampValues};
 use crate::encode::write::{day_time_millis, write_time, write_value, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::float;
-use crate::format::sink::ByteSink;
-use crate::format::temporal::{Spelling, TimestampStandard};
-use crate::format::{self, base64, decimal, escape, temporal};
+use crate::spelling::sink::ByteSink;
+use crate::spelling::temporal::{Spelling, TimestampStandard};
+use crate::spelling::{self, base64, decimal, escape, temporal};
 
 #[cold]
-fn wrong_column(expected: &str, found: &Column<'_>) -> KjsonError {
+fn wrong_column(expected: &str, found: &BoundColumn<'_>) -> KjsonError {
     let found = match found {
-        Column::Boolean(_) => "Boolean",
-        Column::I8(_) | Column::I16(_) | Column::I32(_) | Column::I64(_) => "integer",
-        Column::F32(_) | Column::F64(_) => "float",
-        Column::Decimal(..) => "decimal",
-        Column::Str(..) => "string",
-        Column::Bytes(..) => "binary",
-        Column::Date32(_) | Column::Date64(_) => "date",
-        Column::Time32 { .. } | Column::Time64 { .. } => "time",
-        Column::Timestamp { .. } => "timestamp",
-        Column::DayTime(_) | Column::Duration { .. } => "interval",
-        Column::List { .. } | Column::Map { .. } | Column::Row { .. } => "nested",
+        BoundColumn::Boolean(_) => "Boolean",
+        BoundColumn::I8(_) | BoundColumn::I16(_) | BoundColumn::I32(_) | BoundColumn::I64(_) => "integer",
+        BoundColumn::F32(_) | BoundColumn::F64(_) => "float",
+        BoundColumn::Decimal(..) => "decimal",
+        BoundColumn::Str(..) => "string",
+        BoundColumn::Bytes(..) => "binary",
+        BoundColumn::Date32(_) | BoundColumn::Date64(_) => "date",
+        BoundColumn::Time32 { .. } | BoundColumn::Time64 { .. } => "time",
+        BoundColumn::Timestamp { .. } => "timestamp",
+        BoundColumn::DayTime(_) | BoundColumn::Duration { .. } => "interval",
+        BoundColumn::List { .. } | BoundColumn::Map { .. } | BoundColumn::Row { .. } => "nested",
     };
     KjsonError::internal(format!("generated code expects a {expected} column, the plan bound a {found} one"))
 }
 
 /// Makes an accessor from a bound column, checking it is the kind the accessor reads.
 pub trait BindColumn<'a>: Sized {
-    fn bind(column: &'a Column<'a>) -> Result<Self>;
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self>;
 }
 
 #[inline(always)]
@@ -52,9 +52,9 @@ pub struct Bools<'a> {
 }
 
 impl<'a> BindColumn<'a> for Bools<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::Boolean(array) => Ok(Bools { array }),
+            BoundColumn::Boolean(array) => Ok(Bools { array }),
             other => Err(wrong_column("BOOLEAN", other)),
         }
     }
@@ -73,22 +73,22 @@ impl Bools<'_> {
 
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
-        format::write_bool(out, self.array.value(row));
+        spelling::write_bool(out, self.array.value(row));
     }
 }
 
 /// Integer types the accessors read; sealed to the four Arrow widths.
 pub trait IntValue: Into<i64> + Copy + 'static {
-    fn values<'a>(column: &'a Column<'a>) -> Option<Prim<'a, Self>>;
+    fn values<'a>(column: &'a BoundColumn<'a>) -> Option<Prim<'a, Self>>;
 }
 
 macro_rules! int_value {
     ($t:ty, $variant:ident) => {
         impl IntValue for $t {
             #[inline]
-            fn values<'a>(column: &'a Column<'a>) -> Option<Prim<'a, $t>> {
+            fn values<'a>(column: &'a BoundColumn<'a>) -> Option<Prim<'a, $t>> {
                 match column {
-                    Column::$variant(p) => Some(*p),
+                    BoundColumn::$variant(p) => Some(*p),
                     _ => None,
                 }
             }
@@ -106,7 +106,7 @@ pub struct Ints<'a, T> {
 }
 
 impl<'a, T: IntValue> BindColumn<'a> for Ints<'a, T> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         T::values(column).map(|values| Ints { values }).ok_or_else(|| wrong_column(std::any::type_name::<T>(), column))
     }
 }
@@ -119,12 +119,12 @@ impl<T: IntValue> Ints<'_, T> {
 
     #[inline(always)]
     pub fn bound(&self, _: usize) -> usize {
-        format::INT_BOUND
+        spelling::INT_BOUND
     }
 
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
-        format::write_int(out, self.values.values[row]);
+        spelling::write_int(out, self.values.values[row]);
     }
 }
 
@@ -137,18 +137,18 @@ pub type Floats32<'a> = Floats<'a, f32>;
 pub type Floats64<'a> = Floats<'a, f64>;
 
 impl<'a> BindColumn<'a> for Floats<'a, f32> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::F32(values) => Ok(Floats { values: *values }),
+            BoundColumn::F32(values) => Ok(Floats { values: *values }),
             other => Err(wrong_column("FLOAT", other)),
         }
     }
 }
 
 impl<'a> BindColumn<'a> for Floats<'a, f64> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::F64(values) => Ok(Floats { values: *values }),
+            BoundColumn::F64(values) => Ok(Floats { values: *values }),
             other => Err(wrong_column("DOUBLE", other)),
         }
     }
@@ -187,9 +187,9 @@ pub struct Decimals<'a> {
 }
 
 impl<'a> BindColumn<'a> for Decimals<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::Decimal(values, scale) => Ok(Decimals { values: *values, scale: *scale }),
+            BoundColumn::Decimal(values, scale) => Ok(Decimals { values: *values, scale: *scale }),
             other => Err(wrong_column("DECIMAL", other)),
         }
     }
@@ -245,8 +245,8 @@ pub struct Strings<'a> {
 }
 
 impl<'a> BindColumn<'a> for Strings<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
-        let Column::Str(values, nulls) = column else { return Err(wrong_column("string", column)) };
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
+        let BoundColumn::Str(values, nulls) = column else { return Err(wrong_column("string", column)) };
         let layout = match values {
             ByteValues::Utf8(array) => {
                 let offsets = array.value_offsets();
@@ -333,9 +333,9 @@ pub struct Binaries<'a> {
 }
 
 impl<'a> BindColumn<'a> for Binaries<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::Bytes(values, nulls) => Ok(Binaries { values, nulls: *nulls }),
+            BoundColumn::Bytes(values, nulls) => Ok(Binaries { values, nulls: *nulls }),
             other => Err(wrong_column("binary", other)),
         }
     }
@@ -366,11 +366,11 @@ pub struct Dates<'a> {
 }
 
 impl<'a> BindColumn<'a> for Dates<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         let cache = temporal::DayCache::new();
         match column {
-            Column::Date32(p) => Ok(Dates { days: Some(*p), millis: None, cache }),
-            Column::Date64(p) => Ok(Dates { days: None, millis: Some(*p), cache }),
+            BoundColumn::Date32(p) => Ok(Dates { days: Some(*p), millis: None, cache }),
+            BoundColumn::Date64(p) => Ok(Dates { days: None, millis: Some(*p), cache }),
             other => Err(wrong_column("DATE", other)),
         }
     }
@@ -413,9 +413,9 @@ pub struct Timestamps<'a> {
 }
 
 impl<'a> BindColumn<'a> for Timestamps<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::Timestamp { values, nulls, ltz } => {
+            BoundColumn::Timestamp { values, nulls, ltz } => {
                 Ok(Timestamps { values: *values, nulls: *nulls, ltz: *ltz, cache: temporal::SecondCache::new() })
             }
             other => Err(wrong_column("TIMESTAMP", other)),
@@ -480,12 +480,12 @@ enum TimeValues<'a> {
 }
 
 impl<'a> BindColumn<'a> for Times<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::Time32 { values, mul, div } => {
+            BoundColumn::Time32 { values, mul, div } => {
                 Ok(Times { values: TimeValues::Time32(*values), mul: *mul, div: *div })
             }
-            Column::Time64 { values, mul, div } => {
+            BoundColumn::Time64 { values, mul, div } => {
                 Ok(Times { values: TimeValues::Time64(*values), mul: *mul, div: *div })
             }
             other => Err(wrong_column("TIME", other)),
@@ -532,11 +532,13 @@ pub enum Intervals<'a> {
 }
 
 impl<'a> BindColumn<'a> for Intervals<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::I64(values) => Ok(Intervals::Millis(*values)),
-            Column::DayTime(values) => Ok(Intervals::DayTime(*values)),
-            Column::Duration { values, mul, div } => Ok(Intervals::Duration { values: *values, mul: *mul, div: *div }),
+            BoundColumn::I64(values) => Ok(Intervals::Millis(*values)),
+            BoundColumn::DayTime(values) => Ok(Intervals::DayTime(*values)),
+            BoundColumn::Duration { values, mul, div } => {
+                Ok(Intervals::Duration { values: *values, mul: *mul, div: *div })
+            }
             other => Err(wrong_column("INTERVAL DAY TO SECOND", other)),
         }
     }
@@ -554,16 +556,16 @@ impl Intervals<'_> {
 
     #[inline(always)]
     pub fn bound(&self, _: usize) -> usize {
-        format::INT_BOUND
+        spelling::INT_BOUND
     }
 
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
         match self {
-            Intervals::Millis(p) => format::write_int(out, p.values[row]),
-            Intervals::DayTime(p) => format::write_int(out, day_time_millis(p.values[row])),
+            Intervals::Millis(p) => spelling::write_int(out, p.values[row]),
+            Intervals::DayTime(p) => spelling::write_int(out, day_time_millis(p.values[row])),
             Intervals::Duration { values, mul, div } => {
-                format::write_int(out, values.values[row].wrapping_mul(*mul) / *div)
+                spelling::write_int(out, values.values[row].wrapping_mul(*mul) / *div)
             }
         }
     }
@@ -572,11 +574,11 @@ impl Intervals<'_> {
 /// Any other value (ARRAY, MAP, MULTISET, ROW) through the dynamic encoder's nested-value
 /// writers, straight into the `Vec`.
 pub struct Values<'a> {
-    column: &'a Column<'a>,
+    column: &'a BoundColumn<'a>,
 }
 
 impl<'a> BindColumn<'a> for Values<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         Ok(Values { column })
     }
 }

@@ -1,4 +1,4 @@
-//! The typed column accessors: made once per batch from a bound [`Column`](super::bind::Column),
+//! The typed column accessors: made once per batch from a [`BoundColumn`](super::bind::BoundColumn),
 //! then each reads and writes one value per call without matching on the column's type. Generated
 //! rows (through `codegen_support`) and the dynamic encoder's column programs both write through
 //! them, so every value is spelled in one place.

@@ -4,7 +4,7 @@
 use arrow_buffer::NullBuffer;
 
 use super::columns::BindColumn;
-use crate::encode::bind::{Column, Offsets};
+use crate::encode::bind::{BoundColumn, Offsets};
 use crate::encode::write::{
     distinct_utf8_keys, entry_key, has_duplicate_keys, write_key, write_value, WriteContext, WriteResult,
 };
@@ -21,9 +21,9 @@ pub struct Structs<'a> {
 }
 
 impl<'a> BindColumn<'a> for Structs<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::Row { nulls, .. } => Ok(Structs { nulls: *nulls }),
+            BoundColumn::Row { nulls, .. } => Ok(Structs { nulls: *nulls }),
             _ => Err(not_nested("ROW")),
         }
     }
@@ -43,9 +43,9 @@ pub struct Lists<'a> {
 }
 
 impl<'a> BindColumn<'a> for Lists<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::List { offsets, nulls, .. } => Ok(Lists { offsets, nulls: *nulls }),
+            BoundColumn::List { offsets, nulls, .. } => Ok(Lists { offsets, nulls: *nulls }),
             _ => Err(not_nested("ARRAY")),
         }
     }
@@ -69,15 +69,15 @@ impl Lists<'_> {
 /// keys); each value is written by the generated code's typed accessor of the value column.
 #[derive(Clone, Copy)]
 pub struct Maps<'a> {
-    column: &'a Column<'a>,
+    column: &'a BoundColumn<'a>,
     offsets: &'a [i32],
-    keys: &'a Column<'a>,
+    keys: &'a BoundColumn<'a>,
 }
 
 impl<'a> BindColumn<'a> for Maps<'a> {
-    fn bind(column: &'a Column<'a>) -> Result<Self> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            Column::Map { offsets, keys, .. } => Ok(Maps { column, offsets, keys }),
+            BoundColumn::Map { offsets, keys, .. } => Ok(Maps { column, offsets, keys }),
             _ => Err(not_nested("MAP")),
         }
     }
@@ -136,25 +136,25 @@ impl Maps<'_> {
 }
 
 /// The value column of a bound MAP or MULTISET column.
-pub fn map_values<'a>(column: &'a Column<'a>) -> Result<&'a Column<'a>> {
+pub fn map_values<'a>(column: &'a BoundColumn<'a>) -> Result<&'a BoundColumn<'a>> {
     match column {
-        Column::Map { values, .. } => Ok(values),
+        BoundColumn::Map { values, .. } => Ok(values),
         _ => Err(not_nested("MAP")),
     }
 }
 
 /// Field `index` of a bound ROW column.
-pub fn row_field<'a>(column: &'a Column<'a>, index: usize) -> Result<&'a Column<'a>> {
+pub fn row_field<'a>(column: &'a BoundColumn<'a>, index: usize) -> Result<&'a BoundColumn<'a>> {
     match column {
-        Column::Row { fields, .. } => fields.get(index).ok_or_else(|| not_nested("ROW field")),
+        BoundColumn::Row { fields, .. } => fields.get(index).ok_or_else(|| not_nested("ROW field")),
         _ => Err(not_nested("ROW")),
     }
 }
 
 /// The item column of a bound ARRAY column.
-pub fn list_items<'a>(column: &'a Column<'a>) -> Result<&'a Column<'a>> {
+pub fn list_items<'a>(column: &'a BoundColumn<'a>) -> Result<&'a BoundColumn<'a>> {
     match column {
-        Column::List { child, .. } => Ok(child),
+        BoundColumn::List { child, .. } => Ok(child),
         _ => Err(not_nested("ARRAY")),
     }
 }

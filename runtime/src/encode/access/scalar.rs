@@ -9,8 +9,8 @@ use super::columns::{
     Binaries, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
 };
 use crate::encode::write::{WriteContext, WriteResult};
-use crate::format::sink::ByteSink;
-use crate::format::temporal::TimestampStandard;
+use crate::spelling::sink::ByteSink;
+use crate::spelling::temporal::TimestampStandard;
 
 /// A typed accessor of scalar values.
 pub trait Scalar {

@@ -14,7 +14,7 @@ use crate::options::Compatibility;
 use crate::spec::{canonical_spec, spec_fingerprint, SinkSpec};
 
 pub use super::access::*;
-pub use super::bind::Column;
+pub use super::bind::BoundColumn;
 pub use super::layout::{
     list, map, nested_field, nullable, nullable_scalar, row, scalar_field, scalar_list, scalar_map, separator,
     FieldLabel, Label,
@@ -22,8 +22,8 @@ pub use super::layout::{
 pub use super::row_writer::RowWriter;
 pub use super::write::{ValueError, WriteContext, WriteResult};
 pub use crate::error::{KjsonError, Result};
-pub use crate::format::sink::{with_reserved, ByteSink, Reserved};
-pub use crate::format::temporal::{Iso8601, Sql, TimestampStandard};
+pub use crate::spelling::sink::{with_reserved, ByteSink, Reserved};
+pub use crate::spelling::temporal::{Iso8601, Sql, TimestampStandard};
 
 /// A schema-specialized row encoder, as kjson-codegen writes it for one sink spec.
 pub trait GeneratedSchema: 'static {
@@ -37,7 +37,7 @@ pub trait GeneratedSchema: 'static {
     const NOT_NULL_COLUMNS: &'static [usize];
     type Rows<'a>: RowWriter;
     /// The typed accessors of one batch's bound columns.
-    fn bind<'a>(columns: &'a [Column<'a>]) -> Result<Self::Rows<'a>>;
+    fn bind<'a>(columns: &'a [BoundColumn<'a>]) -> Result<Self::Rows<'a>>;
 }
 
 /// Adapts a [`GeneratedSchema`] to the encoder's row binding.
@@ -46,10 +46,10 @@ struct Specialized<S>(PhantomData<S>);
 impl<S: GeneratedSchema> RowBinder for Specialized<S> {
     type Rows<'a> = S::Rows<'a>;
 
-    fn bind_rows<'a>(columns: &'a [Column<'a>]) -> Result<Option<S::Rows<'a>>> {
+    fn bind_rows<'a>(columns: &'a [BoundColumn<'a>]) -> Result<Option<S::Rows<'a>>> {
         let nulls_where_none_declared = S::NOT_NULL_COLUMNS
             .iter()
-            .any(|&c| columns.get(c).and_then(Column::nulls).is_some_and(|n| n.null_count() > 0));
+            .any(|&c| columns.get(c).and_then(BoundColumn::nulls).is_some_and(|n| n.null_count() > 0));
         if nulls_where_none_declared {
             return Ok(None);
         }
@@ -100,7 +100,7 @@ impl<S: GeneratedSchema> BatchEncoder for GeneratedEncoder<S> {
 
 /// Column `index` of the bound batch (the plan guarantees it exists).
 #[inline]
-pub fn column<'c, 'a>(columns: &'c [Column<'a>], index: usize) -> Result<&'c Column<'a>> {
+pub fn column<'c, 'a>(columns: &'c [BoundColumn<'a>], index: usize) -> Result<&'c BoundColumn<'a>> {
     columns
         .get(index)
         .ok_or_else(|| KjsonError::internal(format!("generated code reads column {index} of {}", columns.len())))

@@ -26,7 +26,7 @@ impl<const SKIP_NULLS: bool> GeneratedSchema for Sample<SKIP_NULLS> {
     const NOT_NULL_COLUMNS: &'static [usize] = &[0];
     type Rows<'a> = SampleRows<'a, SKIP_NULLS>;
 
-    fn bind<'a>(columns: &'a [Column<'a>]) -> Result<SampleRows<'a, SKIP_NULLS>> {
+    fn bind<'a>(columns: &'a [BoundColumn<'a>]) -> Result<SampleRows<'a, SKIP_NULLS>> {
         Ok(SampleRows {
             id: BindColumn::bind(column(columns, 0)?)?,
             name: BindColumn::bind(column(columns, 1)?)?,
@@ -175,7 +175,7 @@ fn open_checks_the_fingerprint_and_canonical_spec() {
 #[test]
 fn day_time_intervals_read_int64_milliseconds_as_the_dynamic_integers_do() {
     let values = [90_061_001i64, -5, 0];
-    let column = Column::I64(crate::encode::bind::Prim { values: &values, nulls: None });
+    let column = BoundColumn::I64(crate::encode::bind::Prim { values: &values, nulls: None });
     let mut intervals: Intervals<'_> = BindColumn::bind(&column).unwrap();
     let mut ints: Ints<'_, i64> = BindColumn::bind(&column).unwrap();
     let cx = WriteContext::new(Default::default(), Default::default());
@@ -193,8 +193,8 @@ fn day_time_intervals_read_int64_milliseconds_as_the_dynamic_integers_do() {
 /// text switches spelling), for every unit, against the writer of a single value.
 #[test]
 fn timestamps_keep_each_sides_spelling_for_every_unit() {
-    use crate::format::temporal::{write_timestamp_json, SecondCache};
     use crate::options::{JsonOptions, TimestampFormat};
+    use crate::spelling::temporal::{write_timestamp_json, SecondCache};
     use arrow_schema::TimeUnit;
 
     let values = [1_704_164_645_123_456i64, 1_704_164_645_123_456, -1, 0, 0, 86_400_000_001];
@@ -204,7 +204,7 @@ fn timestamps_keep_each_sides_spelling_for_every_unit() {
     for unit in [TimeUnit::Second, TimeUnit::Millisecond, TimeUnit::Microsecond, TimeUnit::Nanosecond] {
         for ltz in [false, true] {
             let values = crate::encode::bind::TimestampValues::Unit(&values, unit);
-            let column = Column::Timestamp { values, nulls: None, ltz };
+            let column = BoundColumn::Timestamp { values, nulls: None, ltz };
             let mut timestamps: Timestamps<'_> = BindColumn::bind(&column).unwrap();
             for row in 0..6 {
                 let (millis, nanos) = values.parts(row);

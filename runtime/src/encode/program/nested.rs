@@ -5,12 +5,12 @@
 //! Map keys keep those writers' rules (null keys, repeated keys, binary keys) through [`Maps`].
 use super::{ColumnProgram, NAME_CHUNK};
 use crate::encode::access::{list_items, map_values, BindColumn, Lists, Maps, Structs};
-use crate::encode::bind::Column;
+use crate::encode::bind::BoundColumn;
 use crate::encode::layout::{self, FieldLabel};
 use crate::encode::plan::RowFieldPlan;
 use crate::encode::write::{WriteContext, WriteResult};
 use crate::error::Result;
-use crate::format::sink::ByteSink;
+use crate::spelling::sink::ByteSink;
 
 /// A nested column bound for one batch. An explicit tag, as [`ColumnProgram`]'s.
 #[repr(u8)]
@@ -85,9 +85,9 @@ pub(super) struct MapProgram<'a> {
 
 impl<'a> NestedProgram<'a> {
     /// Fails (as [`Maps`] does) for a column that is not nested.
-    pub(super) fn bind(column: &'a Column<'a>) -> Result<Self> {
+    pub(super) fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         Ok(match column {
-            Column::Row { names, fields, .. } => {
+            BoundColumn::Row { names, fields, .. } => {
                 let fields = names
                     .iter()
                     .zip(fields)
@@ -97,7 +97,7 @@ impl<'a> NestedProgram<'a> {
                     .collect::<Result<_>>()?;
                 NestedProgram::Row(RowProgram { nulls: Structs::bind(column)?, fields })
             }
-            Column::List { .. } => NestedProgram::List(ListProgram {
+            BoundColumn::List { .. } => NestedProgram::List(ListProgram {
                 list: Lists::bind(column)?,
                 item: ColumnProgram::bind(list_items(column)?)?,
             }),
