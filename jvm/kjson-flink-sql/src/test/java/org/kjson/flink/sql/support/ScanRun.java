@@ -25,6 +25,13 @@ import org.kjson.flink.sql.broker.KafkaBroker;
  * {@code scan.bounded.mode}. The stock connector's rows (or failure) are the expected ones.
  */
 public final class ScanRun {
+    /**
+     * How long a test waits for the broker to acknowledge a record it wrote: beyond the producer's
+     * own delivery timeout (120 s), so a broker slowed by a loaded machine fails the send with
+     * Kafka's error, or not at all, rather than the test giving up first.
+     */
+    private static final long ACK_WAIT_SECONDS = 150;
+
     private ScanRun() {}
 
     /** What one read gave: every row (with its RowKind) until the end or the failure, and the failure. */
@@ -70,7 +77,7 @@ public final class ScanRun {
         properties.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties)) {
             for (ProducerRecord<byte[], byte[]> record : records) {
-                producer.send(record).get(60, TimeUnit.SECONDS);
+                producer.send(record).get(ACK_WAIT_SECONDS, TimeUnit.SECONDS);
             }
         }
     }
@@ -89,7 +96,7 @@ public final class ScanRun {
                 sent.add(producer.send(record));
             }
             for (java.util.concurrent.Future<?> future : sent) {
-                future.get(60, TimeUnit.SECONDS);
+                future.get(ACK_WAIT_SECONDS, TimeUnit.SECONDS);
             }
         }
     }
