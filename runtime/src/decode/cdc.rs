@@ -112,11 +112,9 @@ fn with_metadata(reader: &SideReader, mut envelope: Vec<Value>) -> (Vec<Value>, 
         at(root, &envelope).or_else(|| payload.and_then(|(types, values)| at(types, values))).unwrap_or(Value::Null)
     };
     let meta = reader.metadata.iter().map(|m| m.read(&field(m.field))).collect();
-    envelope.truncate(match reader.format {
-        Format::DebeziumJson if reader.schema_include => 1,
-        Format::CanalJson => 5,
-        _ => 3,
-    });
+    // The envelope's own fields, as `base_fields` lays them out (the physical row's count does
+    // not matter: it is one ROW field either way).
+    envelope.truncate(base_fields(reader.format, reader.schema_include, &[], &[]).len());
     (envelope, meta)
 }
 
