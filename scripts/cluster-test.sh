@@ -16,9 +16,11 @@
 #                 and written again, by a reference job on 'kafka' at both ends, then on
 #                 'kjson-kafka' at both ends with the reader throttled and a TaskManager killed
 #                 (kill -9, replacement) as in 2;
-#   5. source switch (only with --source-switch, not yet passing: on its one run the third job, back
-#                 on 'kafka' after the restore, did not finish in time): the copy job with the source
-#                 on 'kafka', 'kjson-kafka', 'kafka' through two savepoints, the sink on 'kafka'.
+#   5. source switch (only with --source-switch): the copy job with the sink on 'kafka' and the
+#                 source on 'kafka', 'kjson-kafka', 'kafka' through two savepoints (the reader
+#                 throttled until the last job). A Kafka source restored from a savepoint never
+#                 finishes (Flink's enumerator, FLINK-33466), so the last job is stopped with a
+#                 savepoint once the output holds every row.
 # A read_committed consumer then checks every row arrived exactly once and the records equal the
 # reference's byte for byte (append: the same multiset, and a changed byte must be caught; upsert:
 # per key the same sequence, tombstones included). See docs/operations-cluster.md.
@@ -129,7 +131,7 @@ fetch_settings() { # THROTTLE
 }
 
 # One phase of the switch: the bid stream into topic bids-switch, optionally from a savepoint.
-write_switch_sql() { # FILE JOB CONNECTOR [SAVEPOINT]
+write_switch_sql() { # FILE JOB CONNECTOR [SAVEPOINT [LAST (unused)]]
   local v
   read -ra v <<< "$(common_values)"
   {
@@ -243,7 +245,7 @@ job_uses_taskmanager() { # JOB_ID TM_ID
 # The sink: stock -> kjson -> stock through two savepoints, each phase running a few checkpoints.
 run_switch() {
   local started=$SECONDS
-  run_switch_phases switch write_switch_sql
+  run_switch_phases switch write_switch_sql await_finish
   SWITCH_SECONDS=$((SECONDS - started))
   log "switch kafka -> kjson-kafka -> kafka finished in ${SWITCH_SECONDS}s"
 }
@@ -251,28 +253,69 @@ run_switch() {
 # The source: the copy job reading through kafka, kjson-kafka, kafka (the sink stays 'kafka').
 run_source_switch() {
   local started=$SECONDS
-  run_switch_phases source-switch write_source_switch_sql
+  run_switch_phases source-switch write_source_switch_sql stop_when_copied
   SOURCE_SWITCH_SECONDS=$((SECONDS - started))
   log "source switch kafka -> kjson-kafka -> kafka finished in ${SOURCE_SWITCH_SECONDS}s"
 }
 
-write_source_switch_sql() { # FILE JOB CONNECTOR [SAVEPOINT]
-  write_copy_sql "$1" "$2" "$3" kafka source-switch 1 "${4:-}"
+# The first two phases read throttled, so that their savepoints land mid-topic; the last reads the
+# rest at the consumer's defaults.
+write_source_switch_sql() { # FILE JOB CONNECTOR SAVEPOINT LAST
+  local throttle=1
+  [[ $5 == 1 ]] && throttle=0
+  write_copy_sql "$1" "$2" "$3" kafka source-switch "$throttle" "$4"
 }
 
-# Three jobs NAME-1..3 on kafka, kjson-kafka, kafka, each but the last stopped with a savepoint
-# that the next one resumes from; WRITER FILE JOB CONNECTOR [SAVEPOINT] writes a phase's SQL.
-run_switch_phases() { # NAME WRITER
+# The sink switch's last job: datagen ends, and so does the job.
+await_finish() { # JOB
+  wait_until "$(finish_timeout)" "$1 to finish" job_finished "$JOB_ID"
+}
+
+# The source switch's last job: a Kafka source restored from a savepoint never finishes, even a
+# bounded one. Flink's enumerator (kjson-kafka's too) signals the end of the splits only after a discovery
+# that finds new partitions, and a restored one finds none (FLINK-33466): the readers stop at the
+# end offsets and wait. So once the output holds every row, the job is stopped with a savepoint,
+# which commits its last transaction; should the job finish on its own, that is as good.
+stop_when_copied() { # JOB
+  local savepoint
+  wait_until "$(finish_timeout)" "every row of $1 in copy-source-switch" copied "$JOB_ID"
+  job_finished "$JOB_ID" && return
+  savepoint=$(stop_with_savepoint "$JOB_ID")
+  log "$1 (every row copied) stopped with savepoint $savepoint"
+}
+
+# The output topic holds every row. Counting it starts a JVM that reads the topic, so it waits
+# until the source has read its splits to their end (or the job finished).
+copied() { # JOB_ID
+  { job_finished "$1" || source_drained "$1"; } && topic_check count "$BOOTSTRAP" copy-source-switch "$ROWS"
+}
+
+# No source subtask has a partition left: Flink's split reader unassigns a partition once it has
+# read it to its stopping offset (the consumer's assigned-partitions metric, highest subtask).
+source_drained() { # JOB_ID
+  local vertex metrics name
+  vertex=$(curl -sf "$REST/jobs/$1" | json "next(v['id'] for v in d['vertices'] if v['name'].startswith('Source'))") \
+    || return 1
+  metrics=$REST/jobs/$1/vertices/$vertex/subtasks/metrics
+  name=$(curl -sf "$metrics" | json "next(m['id'] for m in d if m['id'].endswith('KafkaConsumer.assigned-partitions'))") \
+    || return 1
+  [[ $(curl -sfG "$metrics" --data-urlencode "get=$name" | json "d[0]['max']") == 0.0 ]]
+}
+
+# Three jobs NAME-1..3 on kafka, kjson-kafka, kafka, each resuming from the savepoint of the one
+# before: WRITER FILE JOB CONNECTOR SAVEPOINT LAST writes a phase's SQL (LAST is 1 for the third);
+# the first two stop with a savepoint after three checkpoints, ENDER JOB ends the third.
+run_switch_phases() { # NAME WRITER ENDER
   local savepoint phase connector job previous=""
   for phase in 1 2 3; do
     connector=kafka
     [[ $phase == 2 ]] && connector=kjson-kafka
     job=$1-$phase
-    "$2" "$WORK/$job.sql" "$job" "$connector" "$previous"
+    "$2" "$WORK/$job.sql" "$job" "$connector" "$previous" "$((phase == 3))"
     submit "$WORK/$job.sql" "$job"
     wait_until 120 "job $job to run all its tasks" all_tasks_running "$JOB_ID"
     if [[ $phase == 3 ]]; then
-      wait_until "$(finish_timeout)" "$job to finish" job_finished "$JOB_ID"
+      "$3" "$job"
       break
     fi
     wait_until 120 "three completed checkpoints of $job" checkpoints_at_least "$JOB_ID" 3
@@ -309,10 +352,9 @@ main() {
   run_reference
   [[ $RUN_CRASH == 1 ]] && run_crash
   [[ $RUN_SWITCH == 1 ]] && run_switch
-  if [[ $RUN_COPY == 1 ]]; then
-    run_copy_reference
-    run_copy_crash
-  fi
+  # The source switch's output is compared with the reference copy's.
+  [[ $RUN_COPY == 1 || $RUN_SOURCE_SWITCH == 1 ]] && run_copy_reference
+  [[ $RUN_COPY == 1 ]] && run_copy_crash
   [[ $RUN_SOURCE_SWITCH == 1 ]] && run_source_switch
 
   log "checking topics (read_committed)"

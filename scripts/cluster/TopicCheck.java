@@ -25,6 +25,8 @@ import org.kjson.flink.sql.broker.TopicReader;
  *
  * <pre>
  * create BOOTSTRAP PARTITIONS TOPIC...          creates topics (replication factor 1)
+ * count BOOTSTRAP TOPIC ROWS                    whether the topic holds at least ROWS committed records
+ *                                               (exit 0) or fewer (exit 1, silently: the script polls it)
  * append BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS   every id 1..ROWS exactly once, records equal the reference's
  *                                               (and differ once one value byte of one record is changed)
  * upsert BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS   per key, the same records in the same order as the reference
@@ -48,6 +50,10 @@ public final class TopicCheck {
             createTopics(args[1], Integer.parseInt(args[2]), List.of(args).subList(3, args.length));
             return;
         }
+        if (args.length == 4 && args[0].equals("count")) {
+            long committed = TopicReader.forEachCommitted(args[1], args[2], Duration.ofMinutes(1), r -> {});
+            System.exit(committed >= Long.parseLong(args[3]) ? 0 : 1);
+        }
         if (args.length == 6 && args[0].equals("metadata")) {
             List<ConsumerRecord<byte[], byte[]>> records = readCommitted(args[1], args[2]);
             List<ConsumerRecord<byte[], byte[]>> reference = readCommitted(args[1], args[3]);
@@ -58,7 +64,7 @@ public final class TopicCheck {
         }
         if (args.length != 5) {
             throw new IllegalArgumentException("usage: append|upsert BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS"
-                    + " | metadata BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS EVERY | show BOOTSTRAP TOPIC REFERENCE_TOPIC N");
+                    + " | count BOOTSTRAP TOPIC ROWS | metadata BOOTSTRAP TOPIC REFERENCE_TOPIC ROWS EVERY | show BOOTSTRAP TOPIC REFERENCE_TOPIC N");
         }
         String bootstrap = args[1];
         long rows = Long.parseLong(args[4]);
