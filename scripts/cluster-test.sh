@@ -19,7 +19,7 @@
 #   5. source switch (only with --source-switch): the copy job with the sink on 'kafka' and the
 #                 source on 'kafka', 'kjson-kafka', 'kafka' through two savepoints (the reader
 #                 throttled until the last job). A Kafka source restored from a savepoint never
-#                 finishes (Flink's enumerator, FLINK-33466), so the last job is stopped with a
+#                 finishes (Flink's enumerator), so the last job is stopped with a
 #                 savepoint once the output holds every row.
 # A read_committed consumer then checks every row arrived exactly once and the records equal the
 # reference's byte for byte (append: the same multiset, and a changed byte must be caught; upsert:
@@ -273,7 +273,7 @@ await_finish() { # JOB
 
 # The source switch's last job: a Kafka source restored from a savepoint never finishes, even a
 # bounded one. Flink's enumerator (kjson-kafka's too) signals the end of the splits only after a discovery
-# that finds new partitions, and a restored one finds none (FLINK-33466): the readers stop at the
+# that finds new partitions, and a restored one finds none: the readers stop at the
 # end offsets and wait. So once the output holds every row, the job is stopped with a savepoint,
 # which commits its last transaction; should the job finish on its own, that is as good.
 stop_when_copied() { # JOB
