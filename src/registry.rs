@@ -2,11 +2,11 @@
 //! `$KJSON_SCHEMAS_DIR`, see `build.rs`), one per distinct row layout, keyed by the fingerprint
 //! of their normalized spec's layout.
 //! [`crate::Encoder::open`] looks a spec up here and falls back to the dynamic encoder.
-use kjson_runtime::codegen_support::{GeneratedEncoder, GeneratedSchema};
-use kjson_runtime::{canonical_spec, spec_fingerprint, BatchEncoder, Compatibility, Result, SinkSpec};
+use kjson_runtime::codegen_support::{open_generated, GeneratedSchema};
+use kjson_runtime::{canonical_spec, spec_fingerprint, Compatibility, EncoderCore, Result, SinkSpec};
 
 /// Opens a generated encoder for a spec that matches it.
-type OpenFn = fn(SinkSpec, Compatibility) -> Result<Box<dyn BatchEncoder>>;
+type OpenFn = fn(SinkSpec, Compatibility) -> Result<EncoderCore>;
 
 /// One generated encoder of this build.
 pub struct GeneratedEntry {
@@ -30,13 +30,9 @@ impl GeneratedEntry {
         }
     }
 
-    pub fn open(&self, spec: SinkSpec, compatibility: Compatibility) -> Result<Box<dyn BatchEncoder>> {
+    pub fn open(&self, spec: SinkSpec, compatibility: Compatibility) -> Result<EncoderCore> {
         (self.open)(spec, compatibility)
     }
-}
-
-fn open_generated<S: GeneratedSchema>(spec: SinkSpec, compatibility: Compatibility) -> Result<Box<dyn BatchEncoder>> {
-    Ok(Box::new(GeneratedEncoder::<S>::open(spec, compatibility)?))
 }
 
 mod generated {

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use arrow_array::*;
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
-use kjson_arrow::runtime::codegen_support::GeneratedEncoder;
+use kjson_arrow::runtime::codegen_support::open_generated;
 use kjson_arrow::runtime::{
-    Compatibility, DynamicEncoder, FlinkVersion, FloatSpelling, KeyValueSlabs, SinkParts, SinkSpec,
+    Compatibility, EncoderCore, FlinkVersion, FloatSpelling, KeyValueSlabs, SinkParts, SinkSpec,
 };
 use kjson_arrow::{Encoder, EncoderKind};
 use proptest::prelude::*;
@@ -215,8 +215,7 @@ fn golden_code_is_the_registered_encoder() {
     // The golden module, compiled into this test, opens for its spec and writes what the
     // registry's encoder (compiled by build.rs from the same schema) writes.
     let spec = schema_spec("q9");
-    let mut from_golden =
-        GeneratedEncoder::<golden::q9::NexmarkQ9>::open(spec.clone(), Compatibility::default()).unwrap();
+    let mut from_golden = open_generated::<golden::q9::NexmarkQ9>(spec.clone(), Compatibility::default()).unwrap();
     let mut registered = Encoder::open(spec.clone(), Compatibility::default()).unwrap();
     let drawn =
         random_batch(&spec, Shape { rows: 50, null_per_mille: 100, nulls_in_not_null: false }, &mut Rng::new(9));
@@ -225,13 +224,12 @@ fn golden_code_is_the_registered_encoder() {
     assert!(slabs_equal(&a, b));
     // The same golden code under q9_debezium's spec writes what that spec's registered encoder does.
     let debezium = schema_spec("q9_debezium");
-    let mut from_golden =
-        GeneratedEncoder::<golden::q9::NexmarkQ9>::open(debezium.clone(), Compatibility::default()).unwrap();
+    let mut from_golden = open_generated::<golden::q9::NexmarkQ9>(debezium.clone(), Compatibility::default()).unwrap();
     let mut registered = Encoder::open(debezium, Compatibility::default()).unwrap();
     let a = from_golden.encode(&drawn.batch, drawn.row_kinds.as_ref()).unwrap().clone();
     assert!(slabs_equal(&a, registered.encode(&drawn.batch, drawn.row_kinds.as_ref()).unwrap()));
     let other = schema_spec("q19");
-    assert!(GeneratedEncoder::<golden::q9::NexmarkQ9>::open(other, Compatibility::default()).is_err());
+    assert!(open_generated::<golden::q9::NexmarkQ9>(other, Compatibility::default()).is_err());
     let _ = (golden::q0::NexmarkQ0, golden::wide::Wide, golden::nested::Nested, golden::q19::NexmarkQ19);
     let _ = (golden::sensor::Sensor, golden::ledger::Ledger);
 }
@@ -245,7 +243,7 @@ fn a_spec_not_in_schemas_falls_back_to_the_dynamic_encoder_with_the_same_bytes()
     let mut encoder = Encoder::open(spec.clone(), Compatibility::default()).unwrap();
     assert!(matches!(encoder.kind(), EncoderKind::Dynamic { forced: false, .. }), "{}", encoder.kind());
     assert!(encoder.kind().to_string().starts_with("dynamic (no generated encoder for spec fingerprint 0x"));
-    let mut dynamic = DynamicEncoder::open(spec.clone(), Compatibility::default()).unwrap();
+    let mut dynamic = EncoderCore::open_dynamic(spec.clone(), Compatibility::default()).unwrap();
     let drawn =
         random_batch(&spec, Shape { rows: 30, null_per_mille: 200, nulls_in_not_null: false }, &mut Rng::new(3));
     let got = encoder.encode(&drawn.batch, drawn.row_kinds.as_ref()).unwrap().clone();

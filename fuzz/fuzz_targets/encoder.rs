@@ -18,7 +18,7 @@ use kjson_fuzz::arrays::array;
 use kjson_fuzz::expect::{envelope, record, Json, MustFail, SideOptions};
 use kjson_fuzz::shape::Shape;
 use kjson_runtime::{
-    Compatibility, DynamicEncoder, FlinkVersion, FloatSpelling, KeyValueSlabs, KjsonError, MapNullKeyMode, RowKind,
+    Compatibility, EncoderCore, FlinkVersion, FloatSpelling, KeyValueSlabs, KjsonError, MapNullKeyMode, RowKind,
     SinkParts, SinkSpec,
 };
 use libfuzzer_sys::fuzz_target;
@@ -212,7 +212,7 @@ fn run(data: &[u8]) -> Result<()> {
     let spec = SinkSpec::from_parts(&case.parts)
         .unwrap_or_else(|e| panic!("generated parts are valid: {e}\n{:?}", case.parts.type_strings));
     let expected = expected(&case, &spec, &key_side, &value_side);
-    let mut encoder = DynamicEncoder::open(spec.clone(), case.compatibility).expect("open");
+    let mut encoder = EncoderCore::open_dynamic(spec.clone(), case.compatibility).expect("open");
     let first = encoder.encode(&case.batch, case.kinds.as_ref()).cloned();
     check(&case, &spec, &first, &expected);
     // The same handle again: an error (or a success) leaves nothing behind.

@@ -35,7 +35,7 @@ pub use decode::generated_support as decode_support;
 #[doc(hidden)]
 pub use encode::codegen_support;
 #[cfg(feature = "arrow")]
-pub use encode::{validate_batch, BatchEncoder, DynamicEncoder, KeyValueSlabs, Slab};
+pub use encode::{validate_batch, EncoderCore, KeyValueSlabs, Slab, PLANS_KEPT};
 pub use error::{KjsonError, Position, Result};
 pub use options::{Compatibility, FlinkVersion, FloatSpelling, JsonOptions, MapNullKeyMode, TimestampFormat};
 pub use spec::{

@@ -8,7 +8,7 @@ use arrow_array::{
 };
 use arrow_buffer::OffsetBuffer;
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
-use kjson_runtime::{Compatibility, DynamicEncoder, SinkSpec};
+use kjson_runtime::{Compatibility, EncoderCore, SinkSpec};
 
 const DDL: &str = "CREATE TABLE t (s STRING, a ARRAY<STRING>, r ROW<x INT, y STRING>, m MAP<STRING, STRING>) \
     WITH ('connector' = 'kafka', 'topic' = 't', 'format' = 'json')";
@@ -58,7 +58,7 @@ fn batch(dictionary: bool) -> RecordBatch {
 
 fn encode(batch: &RecordBatch) -> Vec<String> {
     let spec = SinkSpec::from_ddl(DDL).unwrap();
-    let mut encoder = DynamicEncoder::open(spec, Compatibility::default()).unwrap();
+    let mut encoder = EncoderCore::open_dynamic(spec, Compatibility::default()).unwrap();
     let slabs = encoder.encode(batch, None).unwrap();
     (0..slabs.values().len()).map(|i| String::from_utf8(slabs.values().record(i).unwrap().to_vec()).unwrap()).collect()
 }

@@ -6,7 +6,7 @@ use arrow_array::builder::{Int32Builder, ListBuilder, MapBuilder, StringBuilder}
 use arrow_array::{Array, ArrayRef, Int32Array, RecordBatch, StringArray, StructArray};
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 use kjson_runtime::{
-    Column, Compatibility, Connector, DataType, DynamicEncoder, JsonOptions, LogicalType, MapNullKeyMode, RowField,
+    Column, Compatibility, Connector, DataType, EncoderCore, JsonOptions, LogicalType, MapNullKeyMode, RowField,
     SideSpec, SinkSpec,
 };
 
@@ -42,7 +42,7 @@ fn spec(columns: Vec<(&str, DataType)>, options: JsonOptions) -> SinkSpec {
 }
 
 fn encode_values(spec: SinkSpec, batch: &RecordBatch) -> Vec<String> {
-    let mut encoder = DynamicEncoder::open(spec, Compatibility::default()).unwrap();
+    let mut encoder = EncoderCore::open_dynamic(spec, Compatibility::default()).unwrap();
     let slabs = encoder.encode(batch, None).unwrap();
     (0..slabs.values().len()).map(|i| String::from_utf8(slabs.values().record(i).unwrap().to_vec()).unwrap()).collect()
 }
@@ -152,7 +152,8 @@ fn map_literal_collision_keeps_first_position_and_last_value() {
 #[test]
 fn map_null_key_fail_names_the_option_and_field() {
     let (columns, batch) = map_batch(&[(None, 1)]);
-    let mut encoder = DynamicEncoder::open(spec(columns, JsonOptions::default()), Compatibility::default()).unwrap();
+    let mut encoder =
+        EncoderCore::open_dynamic(spec(columns, JsonOptions::default()), Compatibility::default()).unwrap();
     let err = encoder.encode(&batch, None).unwrap_err().to_string();
     assert!(err.contains("map-null-key.mode"), "{err}");
     assert!(err.contains("field `m`"), "{err}");

@@ -1,5 +1,5 @@
-//! The dynamic (runtime) encoder: a task-local handle that encodes whole batches into key and
-//! value slabs.
+//! The encoder core: a task-local handle that encodes whole batches into key and value slabs,
+//! through the column programs (dynamic) or a generated schema's rows, chosen at open.
 use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 
 use super::bind::{bind, undictionary, BoundColumn};
@@ -12,15 +12,6 @@ use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
 use crate::spec::{Envelope, SideSpec, SinkSpec};
 use crate::types::RowKind;
-
-/// A batch encoder behind a pointer: the dynamic one or a generated one.
-pub trait BatchEncoder: Send {
-    /// Encodes one batch whose columns are the spec's physical columns, in order (see
-    /// [`DynamicEncoder::encode`]).
-    fn encode(&mut self, batch: &RecordBatch, row_kinds: Option<&Int8Array>) -> Result<&KeyValueSlabs>;
-    fn spec(&self) -> &SinkSpec;
-    fn compatibility(&self) -> Compatibility;
-}
 
 /// One side of the record, resolved at open: which columns, under which names, with which options.
 pub(crate) struct SidePlan {
@@ -129,46 +120,81 @@ fn encode_rows<W: RowWriter>(
     Ok(())
 }
 
-/// A task-local encoder handle: the spec is parsed once at open, the plan is built on the first
-/// batch and reused afterwards. `Send`, never shared between threads.
-pub struct DynamicEncoder {
+/// One batch's rows through the rows `B` binds, or through the column programs where it declines.
+fn bind_and_encode_rows<B: RowBinder>(
+    sides: &Sides,
+    slabs: &mut KeyValueSlabs,
+    columns: &[BoundColumn<'_>],
+    kinds: Option<&Int8Array>,
+    rows: usize,
+) -> Result<()> {
+    match B::bind_rows(columns)? {
+        Some(mut writer) => encode_rows(sides, slabs, &mut writer, kinds, rows),
+        None => {
+            let key = sides.key.as_ref().map(|k| &k.fields);
+            let mut writer = ProgramRows::bind(key, &sides.value.fields, columns)?;
+            encode_rows(sides, slabs, &mut writer, kinds, rows)
+        }
+    }
+}
+
+/// The row loop of one kind of encoder, chosen at open: [`bind_and_encode_rows`] for its binder.
+type RowLoop = fn(&Sides, &mut KeyValueSlabs, &[BoundColumn<'_>], Option<&Int8Array>, usize) -> Result<()>;
+
+/// How many Arrow encodings of the batch an [`EncoderCore`] keeps a plan for; the least recently
+/// used is dropped first.
+pub const PLANS_KEPT: usize = 4;
+
+/// The task-local encoder handle, dynamic or generated: the spec parsed once at open, one set of
+/// slabs, the row loop (column programs or a generated schema's rows) chosen at open, and a plan
+/// per Arrow encoding of the batch. Engines may change how a column is carried between batches
+/// (Utf8, then Utf8View or a dictionary; a list item that becomes nullable) while the logical
+/// types stay the same: a new encoding is planned (and refused if it does not fit the sink's
+/// logical types, as on the first batch); up to [`PLANS_KEPT`] plans are kept.
+/// `Send`, never shared between threads.
+pub struct EncoderCore {
     spec: SinkSpec,
     compatibility: Compatibility,
     column_names: Vec<String>,
     sides: Sides,
-    plan: Option<Plan>,
+    row_loop: RowLoop,
+    /// Most recently used first.
+    plans: Vec<Plan>,
     slabs: KeyValueSlabs,
 }
 
-impl DynamicEncoder {
-    pub fn open(spec: SinkSpec, compatibility: Compatibility) -> Result<Self> {
+impl EncoderCore {
+    /// The dynamic encoder: every batch through the column programs.
+    pub fn open_dynamic(spec: SinkSpec, compatibility: Compatibility) -> Result<Self> {
+        Self::open_with::<ProgramsOnly>(spec, compatibility)
+    }
+
+    /// The encoder whose rows `B` binds (a generated schema's, see `codegen_support`).
+    pub(crate) fn open_with<B: RowBinder>(spec: SinkSpec, compatibility: Compatibility) -> Result<Self> {
         let key = spec.key.as_ref().map(|k| SidePlan::new(k, compatibility, "key"));
         let value = SidePlan::new(&spec.value, compatibility, "value");
         let sides = Sides { key, value, upsert: spec.is_upsert() };
         let column_names = spec.columns.iter().map(|c| c.name.clone()).collect();
-        Ok(DynamicEncoder { spec, compatibility, column_names, sides, plan: None, slabs: KeyValueSlabs::default() })
+        Ok(EncoderCore {
+            spec,
+            compatibility,
+            column_names,
+            sides,
+            row_loop: bind_and_encode_rows::<B>,
+            plans: Vec::new(),
+            slabs: KeyValueSlabs::default(),
+        })
     }
 
     /// Encodes one batch whose columns are the spec's physical columns, in order.
     /// `row_kinds` holds Flink RowKind values (0 +I, 1 -U, 2 +U, 3 -D); absent means all +I.
     /// On error nothing is handed out; the next call starts afresh.
     pub fn encode(&mut self, batch: &RecordBatch, row_kinds: Option<&Int8Array>) -> Result<&KeyValueSlabs> {
-        self.encode_with::<ProgramsOnly>(batch, row_kinds)
-    }
-
-    /// The encode steps with a specialized row writer: `B` makes it from the batch's bound
-    /// columns, or declines (`None`) and the batch goes through the column programs.
-    pub(crate) fn encode_with<B: RowBinder>(
-        &mut self,
-        batch: &RecordBatch,
-        row_kinds: Option<&Int8Array>,
-    ) -> Result<&KeyValueSlabs> {
         self.slabs.clear();
-        self.ensure_plan(batch)?;
+        self.select_plan(batch)?;
         let kinds = check_row_kinds(row_kinds, batch.num_rows())?;
         let arrays = batch.columns().iter().map(undictionary).collect::<Result<Vec<ArrayRef>>>()?;
-        let Some(plan) = self.plan.as_ref() else { unreachable!("plan built above") };
-        let columns = plan
+        let columns = self.plans[0]
             .columns
             .iter()
             .zip(&arrays)
@@ -176,28 +202,29 @@ impl DynamicEncoder {
             .map(|((node, array), name)| bind(node, array.as_ref()).map_err(|e| e.in_column(name)))
             .collect::<Result<Vec<_>>>()?;
         reserve(&mut self.slabs, batch);
-        match B::bind_rows(&columns)? {
-            Some(mut rows) => encode_rows(&self.sides, &mut self.slabs, &mut rows, kinds, batch.num_rows())?,
-            None => {
-                let key = self.sides.key.as_ref().map(|k| &k.fields);
-                let mut rows = ProgramRows::bind(key, &self.sides.value.fields, &columns)?;
-                encode_rows(&self.sides, &mut self.slabs, &mut rows, kinds, batch.num_rows())?
-            }
-        }
+        (self.row_loop)(&self.sides, &mut self.slabs, &columns, kinds, batch.num_rows())?;
         Ok(&self.slabs)
     }
 
-    fn ensure_plan(&mut self, batch: &RecordBatch) -> Result<()> {
+    /// Moves the plan for this batch's Arrow encoding to the front, building one if there is
+    /// none. A refused encoding leaves no plan behind.
+    fn select_plan(&mut self, batch: &RecordBatch) -> Result<()> {
         let schema = batch.schema();
         let fields = physical_fields(&schema, None);
-        match &self.plan {
-            Some(plan) => plan.check_same_schema(&self.column_names, &fields),
-            None => {
-                let columns: Vec<_> = self.spec.columns.iter().map(|c| (c.name.clone(), c.data_type.clone())).collect();
-                self.plan = Some(Plan::build(&columns, &fields)?);
-                Ok(())
-            }
+        if let Some(found) = self.plans.iter().position(|p| p.carried_as(&fields)) {
+            self.plans[..=found].rotate_right(1);
+            return Ok(());
         }
+        let columns: Vec<_> = self.spec.columns.iter().map(|c| (c.name.clone(), c.data_type.clone())).collect();
+        let plan = Plan::build(&columns, &fields)?;
+        self.plans.truncate(PLANS_KEPT - 1);
+        self.plans.insert(0, plan);
+        Ok(())
+    }
+
+    /// How many Arrow encodings this encoder holds a plan for (at most [`PLANS_KEPT`]).
+    pub fn plans_kept(&self) -> usize {
+        self.plans.len()
     }
 
     pub fn spec(&self) -> &SinkSpec {
@@ -205,20 +232,6 @@ impl DynamicEncoder {
     }
 
     pub fn compatibility(&self) -> Compatibility {
-        self.compatibility
-    }
-}
-
-impl BatchEncoder for DynamicEncoder {
-    fn encode(&mut self, batch: &RecordBatch, row_kinds: Option<&Int8Array>) -> Result<&KeyValueSlabs> {
-        DynamicEncoder::encode(self, batch, row_kinds)
-    }
-
-    fn spec(&self) -> &SinkSpec {
-        &self.spec
-    }
-
-    fn compatibility(&self) -> Compatibility {
         self.compatibility
     }
 }

@@ -1,7 +1,7 @@
 //! Arrow batches to Kafka key/value slabs. In pipeline order: `validate` (untrusted input),
 //! `plan` (first batch: Arrow types checked against the Flink types), `bind` (per batch: typed
 //! views of the arrays), `program` (the dynamic encoder's rows: each column bound once per batch
-//! to its typed accessor), `encoder` (the row loop: keys, values, envelopes, tombstones), `write`
+//! to its typed accessor), `encoder` (the core: plans per Arrow encoding, slabs, the row loop: keys, values, envelopes, tombstones), `write`
 //! (nested values: ROW, ARRAY, MAP and their elements, keys repeated within a map included),
 //! `slab` (the output). `layout` holds the layout of nested values (brackets, separators, ROW
 //! field names, nulls), which the dynamic programs and generated code share. `codegen_support`
@@ -19,7 +19,7 @@ mod slab;
 mod validate;
 mod write;
 
-pub use encoder::{BatchEncoder, DynamicEncoder};
-pub use plan::{Carriage, WTF8_METADATA};
+pub use encoder::{EncoderCore, PLANS_KEPT};
+pub use plan::WTF8_METADATA;
 pub use slab::{KeyValueSlabs, Slab};
 pub use validate::validate_batch;

@@ -77,17 +77,11 @@ impl Carriage {
     }
 }
 
-impl std::fmt::Display for Carriage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{}", self.data_type, if self.wtf8 { " (WTF-8)" } else { "" })
-    }
-}
-
 /// The plan of all physical columns, and the Arrow schema it was built for.
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub columns: Vec<PlanNode>,
-    /// How the physical columns were carried, to check later batches against.
+    /// How the physical columns were carried: a batch carried the same way reuses the plan.
     pub carriages: Vec<Carriage>,
 }
 
@@ -120,24 +114,10 @@ impl Plan {
         Ok(Plan { columns: nodes, carriages })
     }
 
-    /// A later batch must have exactly the planned Arrow types.
-    pub fn check_same_schema(&self, names: &[String], fields: &[&Field]) -> Result<()> {
-        if fields.len() != self.carriages.len() {
-            return Err(KjsonError::schema(format!(
-                "batch has {} physical columns, the plan built from the first batch has {}",
-                fields.len(),
-                self.carriages.len()
-            )));
-        }
-        for ((planned, field), name) in self.carriages.iter().zip(fields).zip(names) {
-            let found = Carriage::of(field);
-            if *planned != found {
-                return Err(KjsonError::schema(format!(
-                    "column `{name}`: Arrow type changed from {planned} (first batch) to {found}"
-                )));
-            }
-        }
-        Ok(())
+    /// True if `fields` carry the physical columns as this plan's batch did.
+    pub fn carried_as(&self, fields: &[&Field]) -> bool {
+        fields.len() == self.carriages.len()
+            && self.carriages.iter().zip(fields).all(|(c, f)| c.data_type == *f.data_type() && c.wtf8 == is_wtf8(f))
     }
 }
 

@@ -7,6 +7,7 @@ use arrow_array::{ArrayRef, Float64Array, Int32Array, Int8Array, RecordBatch, St
 use arrow_schema::{Field, Schema};
 
 use super::*;
+use crate::encode::slab::KeyValueSlabs;
 use crate::spec::Format;
 use crate::types::RowKind;
 
@@ -103,11 +104,8 @@ fn both<S: GeneratedSchema>(
     kinds: Option<&Int8Array>,
 ) -> Vec<(Option<String>, Option<String>)> {
     let compatibility = Compatibility::default();
-    let mut generated = GeneratedEncoder::<S> {
-        inner: DynamicEncoder::open(spec.clone(), compatibility).unwrap(),
-        schema: PhantomData,
-    };
-    let mut dynamic = DynamicEncoder::open(spec, compatibility).unwrap();
+    let mut generated = EncoderCore::open_with::<Specialized<S>>(spec.clone(), compatibility).unwrap();
+    let mut dynamic = EncoderCore::open_dynamic(spec, compatibility).unwrap();
     let expected = records(dynamic.encode(batch, kinds).unwrap());
     assert_eq!(records(generated.encode(batch, kinds).unwrap()), expected);
     expected
@@ -167,7 +165,7 @@ fn nulls_in_a_not_null_column_take_the_generic_writers() {
 
 #[test]
 fn open_checks_the_fingerprint_and_canonical_spec() {
-    let error = GeneratedEncoder::<Sample<false>>::open(spec("", "json", false), Compatibility::default());
+    let error = open_generated::<Sample<false>>(spec("", "json", false), Compatibility::default());
     let message = error.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(message.contains("is not the generated encoder's 0x0000000000000000"), "{message}");
 }

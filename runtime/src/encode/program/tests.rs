@@ -7,7 +7,7 @@ use std::sync::Arc;
 use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray, StructArray};
 use arrow_schema::{Field, Fields, Schema};
 
-use crate::encode::DynamicEncoder;
+use crate::encode::EncoderCore;
 use crate::options::Compatibility;
 use crate::spec::SinkSpec;
 
@@ -48,7 +48,7 @@ fn batch(name: &str) -> RecordBatch {
 #[test]
 fn top_level_fields_write_what_the_same_row_field_writes() {
     for (skip_nulls, name) in [(false, LONG), (true, LONG), (false, MID), (true, MID)] {
-        let mut encoder = DynamicEncoder::open(spec(skip_nulls, name), Compatibility::default()).unwrap();
+        let mut encoder = EncoderCore::open_dynamic(spec(skip_nulls, name), Compatibility::default()).unwrap();
         let slabs = encoder.encode(&batch(name), None).unwrap();
         assert_eq!(slabs.values.len(), 4);
         for row in 0..slabs.values.len() {

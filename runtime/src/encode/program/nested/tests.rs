@@ -14,7 +14,7 @@ use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 use crate::encode::bind::bind;
 use crate::encode::plan::plan_node;
 use crate::encode::write::{write_nullable, ValueError, WriteContext};
-use crate::encode::DynamicEncoder;
+use crate::encode::EncoderCore;
 use crate::options::Compatibility;
 use crate::spec::SinkSpec;
 
@@ -106,7 +106,7 @@ fn reference(spec: &SinkSpec, column: &ArrayRef) -> Vec<Result<Vec<u8>, Vec<Stri
 /// text of its error.
 fn encoded(spec: &SinkSpec, column: &ArrayRef) -> Vec<Result<Vec<u8>, String>> {
     let schema = Arc::new(Schema::new(vec![Field::new("c", column.data_type().clone(), true)]));
-    let mut encoder = DynamicEncoder::open(spec.clone(), Compatibility::default()).unwrap();
+    let mut encoder = EncoderCore::open_dynamic(spec.clone(), Compatibility::default()).unwrap();
     (0..column.len())
         .map(|row| {
             let batch = RecordBatch::try_new(schema.clone(), vec![column.slice(row, 1)]).unwrap();
