@@ -503,7 +503,11 @@ mod tests {
                 let mut bytes = vec![b'a'; 20];
                 bytes[pos] = bad;
                 assert!(needs_escape(&bytes), "byte {bad:#04x} at {pos}");
-                assert_eq!(scan::find_attention(scan::Unit::detected(), &bytes, 0), Some(pos), "byte {bad:#04x} at {pos}");
+                assert_eq!(
+                    scan::find_attention(scan::Unit::detected(), &bytes, 0),
+                    Some(pos),
+                    "byte {bad:#04x} at {pos}"
+                );
             }
         }
         for fine in [0x20u8, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xBF, 0xC3, 0xEF] {
