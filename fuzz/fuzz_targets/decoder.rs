@@ -81,6 +81,8 @@ fuzz_target!(|input: &[u8]| {
     match (failing.decode(None, values), first_failure) {
         (Ok(batch), None) => assert_eq!(batch.batch.num_rows(), collected.batch.num_rows()),
         (Err(KjsonError::Record { record, .. }), Some(first)) => assert_eq!(record, first),
-        (result, first) => panic!("fail and collect disagree: {:?} vs first failure {first:?}", result.map(|b| b.batch.num_rows())),
+        (result, first) => {
+            panic!("fail and collect disagree: {:?} vs first failure {first:?}", result.map(|b| b.batch.num_rows()))
+        }
     }
 });

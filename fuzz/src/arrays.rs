@@ -4,13 +4,13 @@
 use std::sync::Arc;
 
 use arbitrary::{Result, Unstructured};
+use arrow_array::types::*;
 use arrow_array::{
     ArrayRef, BinaryViewArray, BooleanArray, Decimal128Array, DictionaryArray, FixedSizeBinaryArray,
     FixedSizeListArray, GenericByteArray, LargeListArray, ListArray, MapArray, PrimitiveArray, StringArray,
     StringViewArray, StructArray,
 };
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
-use arrow_array::types::*;
 use arrow_schema::{DataType as ArrowType, *};
 
 use crate::shape::{map_entries_field, row_fields, BytesLayout, DayTimeLayout, ListLayout, Shape, StrLayout};

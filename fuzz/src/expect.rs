@@ -3,8 +3,8 @@
 //! keys (Jackson's ObjectNode: a repeated key keeps its first position; its value is the last
 //! one, or ROWs merged), Java's lossy UTF-8, Base64, and which rows must fail.
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, StructArray};
 use arrow_array::types::*;
+use arrow_array::{Array, StructArray};
 use arrow_schema::{DataType as ArrowType, *};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 

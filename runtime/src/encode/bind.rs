@@ -75,6 +75,19 @@ impl ByteValues<'_> {
     }
 }
 
+/// A string column's escape scan for one batch: the positions of the bytes that need escaping,
+/// made by the first accessor bound to the column and read by every other (the key's and the
+/// value's accessors share it). `None` inside: the column is escaped value by value.
+#[derive(Default)]
+pub struct ScanOnce(std::cell::OnceCell<Option<Vec<usize>>>);
+
+impl ScanOnce {
+    /// The scan, made by `scan` on first use.
+    pub fn get_or_scan(&self, scan: impl FnOnce() -> Option<Vec<usize>>) -> Option<&[usize]> {
+        self.0.get_or_init(scan).as_deref()
+    }
+}
+
 /// TIMESTAMP values: raw Arrow values of one unit, or Flink's `TimestampData` parts.
 #[derive(Clone, Copy)]
 pub enum TimestampValues<'a> {
@@ -119,7 +132,7 @@ pub enum BoundColumn<'a> {
     F32(Prim<'a, f32>),
     F64(Prim<'a, f64>),
     Decimal(Prim<'a, i128>, u8),
-    Str(ByteValues<'a>, Option<&'a NullBuffer>),
+    Str(ByteValues<'a>, Option<&'a NullBuffer>, ScanOnce),
     Bytes(ByteValues<'a>, Option<&'a NullBuffer>),
     /// Days since the epoch (Date32) or milliseconds (Date64).
     Date32(Prim<'a, i32>),
@@ -207,7 +220,7 @@ impl BoundColumn<'_> {
             BoundColumn::F64(p) => p.nulls,
             BoundColumn::Decimal(p, _) => p.nulls,
             BoundColumn::DayTime(p) => p.nulls,
-            BoundColumn::Str(_, n) | BoundColumn::Bytes(_, n) => *n,
+            BoundColumn::Str(_, n, _) | BoundColumn::Bytes(_, n) => *n,
             BoundColumn::List { nulls, .. } | BoundColumn::Map { nulls, .. } | BoundColumn::Row { nulls, .. } => *nulls,
         }
     }
@@ -275,8 +288,10 @@ pub fn bind<'a>(node: &'a PlanNode, array: &'a dyn Array) -> Result<BoundColumn<
         (PlanNode::Float32, _) => BoundColumn::F32(prim::<Float32Type>(array)),
         (PlanNode::Float64, _) => BoundColumn::F64(prim::<Float64Type>(array)),
         (PlanNode::Decimal { scale }, _) => BoundColumn::Decimal(prim::<Decimal128Type>(array), *scale),
-        (PlanNode::String, _) => BoundColumn::Str(byte_values(array)?, array.nulls()),
-        (PlanNode::Wtf8String, _) => BoundColumn::Str(ByteValues::Wtf8(Box::new(byte_values(array)?)), array.nulls()),
+        (PlanNode::String, _) => BoundColumn::Str(byte_values(array)?, array.nulls(), ScanOnce::default()),
+        (PlanNode::Wtf8String, _) => {
+            BoundColumn::Str(ByteValues::Wtf8(Box::new(byte_values(array)?)), array.nulls(), ScanOnce::default())
+        }
         (PlanNode::Bytes, _) => BoundColumn::Bytes(byte_values(array)?, array.nulls()),
         (PlanNode::Date, ArrowType::Date32) => BoundColumn::Date32(prim::<arrow_array::types::Date32Type>(array)),
         (PlanNode::Date, ArrowType::Date64) => BoundColumn::Date64(prim::<Date64Type>(array)),

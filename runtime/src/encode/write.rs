@@ -103,7 +103,7 @@ pub fn write_value(ctx: &WriteContext, out: &mut Vec<u8>, col: &BoundColumn<'_>,
             let plain = ctx.options.encode_decimal_as_plain_number;
             decimal::write_decimal(out, p.values[i], *scale, plain, ctx.compatibility.flink_version);
         }
-        BoundColumn::Str(values, _) => values.write_string(out, i),
+        BoundColumn::Str(values, ..) => values.write_string(out, i),
         BoundColumn::Bytes(values, _) => base64::write_base64_json(out, values.bytes(i)),
         BoundColumn::Date32(p) => temporal::write_date_json(out, &mut DayCache::new(), i64::from(p.values[i])),
         BoundColumn::Date64(p) => {
@@ -185,7 +185,7 @@ pub(crate) fn entry_key<'k>(
     keys: &'k BoundColumn<'_>,
     j: usize,
 ) -> Result<Option<Cow<'k, [u8]>>, ValueError> {
-    let BoundColumn::Str(values, _) = keys else { return Ok(None) };
+    let BoundColumn::Str(values, ..) = keys else { return Ok(None) };
     if !keys.is_null(j) {
         return Ok(Some(match values {
             ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_) => Cow::Borrowed(values.bytes(j)),
@@ -249,7 +249,7 @@ fn check_replaced_values(ctx: &WriteContext, values: &BoundColumn<'_>, occurrenc
 
 pub(crate) fn write_key(ctx: &WriteContext, out: &mut Vec<u8>, keys: &BoundColumn<'_>, j: usize) {
     match keys {
-        BoundColumn::Str(values, _) if !keys.is_null(j) => {
+        BoundColumn::Str(values, ..) if !keys.is_null(j) => {
             values.write_string(out, j);
             out.push(b':');
         }
@@ -274,7 +274,7 @@ pub(crate) fn distinct_utf8_keys<'k>(
     start: usize,
     end: usize,
 ) -> Option<&'k ByteValues<'k>> {
-    let BoundColumn::Str(values @ (ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_)), nulls) =
+    let BoundColumn::Str(values @ (ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_)), nulls, _) =
         keys
     else {
         return None;

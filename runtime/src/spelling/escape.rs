@@ -6,6 +6,7 @@
 //! raw. Inputs of 16 bytes and more are scanned and copied in 16-byte windows (SSE2); shorter
 //! ones eight bytes at a time.
 
+use super::scan;
 use super::sink::ByteSink;
 
 /// What the slow path does with one byte.
@@ -42,66 +43,12 @@ const fn build_escape_class() -> [u8; 256] {
 }
 
 const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
-const LOW_BITS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-const QUOTES: u64 = 0x2222_2222_2222_2222;
-const BACKSLASHES: u64 = 0x5C5C_5C5C_5C5C_5C5C;
-
-/// Bit 7 of each byte of the result is set exactly where that byte of `word` is zero.
-#[inline(always)]
-fn zero_bytes(word: u64) -> u64 {
-    // Adding 0x7F to the low seven bits carries into bit 7 iff they are non-zero; no carry can
-    // cross a byte, so every flag is exact (not just the first one).
-    !(((word & LOW_BITS) + LOW_BITS) | word) & HIGH_BITS
-}
-
-/// Bit 7 of each byte is set exactly where that byte needs escaping: `"`, `\`, `< 0x20`, `>= 0xF0`.
-#[inline(always)]
-fn attention_bytes(word: u64) -> u64 {
-    // A byte is < 0x20 iff its bits 7, 6, 5 are all clear; it is >= 0xF0 iff bits 7..4 are all
-    // set. Shifting left moves bits 6..4 of a byte onto its own bit 7, so both tests are exact.
-    let control = !(word | (word << 1) | (word << 2)) & HIGH_BITS;
-    let four_byte_lead = word & (word << 1) & (word << 2) & (word << 3) & HIGH_BITS;
-    control | four_byte_lead | zero_bytes(word ^ QUOTES) | zero_bytes(word ^ BACKSLASHES)
-}
-
-#[inline(always)]
-fn load_word(chunk: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(chunk);
-    u64::from_le_bytes(word)
-}
-
-/// Index of the first byte at or after `from` that needs escaping.
-#[inline]
-fn find_attention(bytes: &[u8], from: usize) -> Option<usize> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if bytes.len() >= 16 {
-        return super::scan::find_attention_simd(bytes, from);
-    }
-    find_attention_swar(bytes, from)
-}
-
-/// [`find_attention`] eight bytes at a time, for short inputs and targets without the SIMD scan.
-#[inline]
-fn find_attention_swar(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut i = from;
-    while i + 8 <= bytes.len() {
-        let flags = attention_bytes(load_word(&bytes[i..i + 8]));
-        if flags != 0 {
-            // Little-endian load: the lowest flagged bit is the first flagged byte.
-            return Some(i + (flags.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    bytes[i..].iter().position(|&b| ESCAPE_CLASS[b as usize] != RAW).map(|p| i + p)
-}
 
 /// True if any byte of `bytes` would be escaped (`"`, `\`, `< 0x20`, or a 4-byte UTF-8 lead
 /// `>= 0xF0`); a column without any can be copied between quotes as-is.
-/// Stops at the first such byte.
+/// Stops at the first such byte; scans with the widest vector unit the CPU has.
 pub fn needs_escape(bytes: &[u8]) -> bool {
-    find_attention(bytes, 0).is_some()
+    scan::find_attention(scan::Unit::detected(), bytes, 0).is_some()
 }
 
 /// Appends `s` as a quoted, escaped JSON string; a [`super::sink::Reserved`] sink needs
@@ -129,7 +76,7 @@ pub fn escape_into<S: ByteSink>(out: &mut S, s: &str) {
         return;
     }
     let mut run_start = 0;
-    while let Some(pos) = find_attention_swar(bytes, run_start) {
+    while let Some(pos) = scan::find_attention_words(bytes, run_start) {
         out.put(&bytes[run_start..pos]);
         run_start = pos + write_escape_inline(out, bytes, pos);
     }
@@ -139,7 +86,7 @@ pub fn escape_into<S: ByteSink>(out: &mut S, s: &str) {
 /// [`write_escape`] with the two common escapes, `\\` and `\"` (a backslash and the byte
 /// itself), inline.
 #[inline(always)]
-fn write_escape_inline<S: ByteSink>(out: &mut S, bytes: &[u8], pos: usize) -> usize {
+pub(crate) fn write_escape_inline<S: ByteSink>(out: &mut S, bytes: &[u8], pos: usize) -> usize {
     let byte = bytes[pos];
     if byte == b'\\' || byte == b'"' {
         out.put_chunk(&[b'\\', byte], 2);
@@ -157,7 +104,7 @@ fn escape_windows<S: ByteSink>(out: &mut S, bytes: &[u8]) {
     let mut at = 0;
     while let Some(pair) = bytes[at..].first_chunk::<32>() {
         let (Some(low), Some(high)) = (pair[..16].first_chunk::<16>(), pair[16..].first_chunk::<16>()) else { break };
-        let mask = super::scan::block_mask(low) | (super::scan::block_mask(high) << 16);
+        let mask = scan::block_mask(low) | (scan::block_mask(high) << 16);
         at = escape_wide_window(out, bytes, at, mask);
     }
     while at < bytes.len() {
@@ -208,7 +155,7 @@ fn escape_wide_window<S: ByteSink>(out: &mut S, bytes: &[u8], base: usize, mut m
 #[inline(always)]
 fn escape_window<S: ByteSink>(out: &mut S, bytes: &[u8], base: usize, window: &[u8; 16], from: usize) -> usize {
     let text = u128::from_le_bytes(*window);
-    let mut mask = super::scan::block_mask(window) & (u32::MAX << from);
+    let mut mask = scan::block_mask(window) & (u32::MAX << from);
     let mut start = from;
     while mask != 0 {
         let pos = mask.trailing_zeros() as usize;
@@ -556,28 +503,15 @@ mod tests {
                 let mut bytes = vec![b'a'; 20];
                 bytes[pos] = bad;
                 assert!(needs_escape(&bytes), "byte {bad:#04x} at {pos}");
-                assert_eq!(find_attention(&bytes, 0), Some(pos), "byte {bad:#04x} at {pos}");
+                assert_eq!(
+                    scan::find_attention(scan::Unit::detected(), &bytes, 0),
+                    Some(pos),
+                    "byte {bad:#04x} at {pos}"
+                );
             }
         }
         for fine in [0x20u8, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xBF, 0xC3, 0xEF] {
             assert!(!needs_escape(&[fine; 17]), "byte {fine:#04x}");
-        }
-    }
-
-    #[test]
-    fn attention_word_flags_are_exact() {
-        for b in 0u8..=255 {
-            let expected = ESCAPE_CLASS[b as usize] != RAW;
-            for lane in 0..8 {
-                // Surround with bytes that are themselves near the thresholds.
-                let mut word = [0x21u8, 0xEF, 0x20, 0x5D, 0x23, 0x5B, 0x7F, 0xE0];
-                word[lane] = b;
-                let flags = attention_bytes(u64::from_le_bytes(word));
-                assert_eq!(flags == 0, !expected, "byte {b:#04x} in lane {lane}");
-                if expected {
-                    assert_eq!(flags, 0x80 << (8 * lane), "byte {b:#04x} in lane {lane}");
-                }
-            }
         }
     }
 

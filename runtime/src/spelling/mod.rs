@@ -2,7 +2,7 @@
 //! included where Flink writes a string) to a [`sink::ByteSink`]. There is one function per kind of value; the ones that write
 //! fixed-size chunks say how many bytes a reserved sink needs (`*_BOUND`, `*_bound`).
 pub mod escape;
-mod scan;
+pub mod scan;
 pub mod sink;
 
 use sink::{ByteSink, WindowText};

@@ -8,7 +8,7 @@
 //! into the `Vec` itself and returns a [`WriteResult`], as its values can fail. [`Timestamps`]
 //! also has `write_local` and `write_ltz`, which generated code calls with its side's
 //! `timestamp-format.standard` as a type.
-use arrow_array::{Array, BooleanArray, GenericStringArray};
+use arrow_array::{Array, BooleanArray};
 use arrow_buffer::NullBuffer;
 
 use crate::encode::bind::{BoundColumn, ByteValues, Prim, TimestampValues};
@@ -17,10 +17,10 @@ use crate::error::{KjsonError, Result};
 use crate::float;
 use crate::spelling::sink::ByteSink;
 use crate::spelling::temporal::{Spelling, TimestampStandard};
-use crate::spelling::{self, base64, decimal, escape, temporal};
+use crate::spelling::{self, base64, decimal, temporal};
 
 #[cold]
-fn wrong_column(expected: &str, found: &BoundColumn<'_>) -> KjsonError {
+pub(super) fn wrong_column(expected: &str, found: &BoundColumn<'_>) -> KjsonError {
     let found = match found {
         BoundColumn::Boolean(_) => "Boolean",
         BoundColumn::I8(_) | BoundColumn::I16(_) | BoundColumn::I32(_) | BoundColumn::I64(_) => "integer",
@@ -43,7 +43,7 @@ pub trait BindColumn<'a>: Sized {
 }
 
 #[inline(always)]
-fn null_at(nulls: Option<&NullBuffer>, row: usize) -> bool {
+pub(super) fn null_at(nulls: Option<&NullBuffer>, row: usize) -> bool {
     nulls.is_some_and(|n| n.is_null(row))
 }
 
@@ -212,118 +212,6 @@ impl Decimals<'_> {
         let version = cx.compatibility.flink_version;
         decimal::write_decimal(out, self.values.values[row], self.scale, plain, version);
     }
-}
-
-/// How a string column's values are read this batch.
-enum StringLayout<'a> {
-    /// Utf8 with no byte that needs escaping anywhere in the batch's value buffer: each value is
-    /// copied between quotes as it is.
-    Clean { offsets: &'a [i32], data: &'a [u8] },
-    /// Utf8 with something to escape somewhere.
-    Utf8(&'a GenericStringArray<i32>),
-    /// Any other layout (large, view, binary decoded lossily, WTF-8 with surrogates).
-    Other(&'a ByteValues<'a>),
-}
-
-/// The clean layout of a value buffer when every value in it is UTF-8 that needs no escaping:
-/// the whole buffer is UTF-8 (ASCII, or checked once) and no value starts inside a character.
-fn clean_text<'a>(offsets: &'a [i32], data: &'a [u8]) -> Option<StringLayout<'a>> {
-    let (first, last) = (offsets[0] as usize, offsets[offsets.len() - 1] as usize);
-    let used = &data[first..last];
-    if escape::needs_escape(used) {
-        return None;
-    }
-    let starts_a_char = |o: &i32| data.get(*o as usize).is_none_or(|b| (*b as i8) >= -0x40);
-    let utf8 = used.is_ascii() || (std::str::from_utf8(used).is_ok() && offsets.iter().all(starts_a_char));
-    utf8.then_some(StringLayout::Clean { offsets, data })
-}
-
-/// CHAR and VARCHAR.
-pub struct Strings<'a> {
-    layout: StringLayout<'a>,
-    nulls: Option<&'a NullBuffer>,
-}
-
-impl<'a> BindColumn<'a> for Strings<'a> {
-    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
-        let BoundColumn::Str(values, nulls) = column else { return Err(wrong_column("string", column)) };
-        let layout = match values {
-            ByteValues::Utf8(array) => {
-                let offsets = array.value_offsets();
-                let data = array.value_data();
-                let (first, last) = (offsets[0] as usize, offsets[offsets.len() - 1] as usize);
-                if escape::needs_escape(&data[first..last]) {
-                    StringLayout::Utf8(array)
-                } else {
-                    StringLayout::Clean { offsets, data }
-                }
-            }
-            // kjson's JVM writer: WTF-8 in a Binary array, almost always plain UTF-8.
-            ByteValues::Wtf8(inner) => match inner.as_ref() {
-                ByteValues::Binary(array) => {
-                    clean_text(array.value_offsets(), array.value_data()).unwrap_or(StringLayout::Other(values))
-                }
-                _ => StringLayout::Other(values),
-            },
-            other => StringLayout::Other(other),
-        };
-        Ok(Strings { layout, nulls: *nulls })
-    }
-}
-
-impl Strings<'_> {
-    #[inline(always)]
-    pub fn is_null(&self, row: usize) -> bool {
-        null_at(self.nulls, row)
-    }
-
-    #[inline(always)]
-    pub fn bound(&self, row: usize) -> usize {
-        match &self.layout {
-            StringLayout::Clean { offsets, .. } => (offsets[row + 1] - offsets[row]) as usize + 2 + CLEAN_CHUNK,
-            StringLayout::Utf8(array) => escape::quoted_bound(array.value_length(row) as usize),
-            StringLayout::Other(values) => escape::quoted_bound(values.bytes(row).len()),
-        }
-    }
-
-    #[inline(always)]
-    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
-        match &self.layout {
-            StringLayout::Clean { offsets, data } => {
-                write_clean(out, data, offsets[row] as usize, offsets[row + 1] as usize)
-            }
-            StringLayout::Utf8(array) => escape::write_json_str(out, array.value(row)),
-            StringLayout::Other(ByteValues::Utf8(a)) => escape::write_json_str(out, a.value(row)),
-            StringLayout::Other(ByteValues::LargeUtf8(a)) => escape::write_json_str(out, a.value(row)),
-            StringLayout::Other(ByteValues::Utf8View(a)) => escape::write_json_str(out, a.value(row)),
-            StringLayout::Other(values) => values.write_string(out, row),
-        }
-    }
-}
-
-/// Bytes a clean value is copied in (and the most it writes past its end).
-const CLEAN_CHUNK: usize = 16;
-
-/// `"` + `data[start..end]` + `"`, in fixed-size chunks read from the column's value buffer
-/// (past the value's end where the buffer allows): no `memcpy` call per value.
-#[inline(always)]
-fn write_clean<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize) {
-    out.put_byte(b'"');
-    let mut at = start;
-    while at < end {
-        match data[at..].first_chunk::<CLEAN_CHUNK>() {
-            Some(chunk) => {
-                let keep = (end - at).min(CLEAN_CHUNK);
-                out.put_chunk(chunk, keep);
-                at += keep;
-            }
-            None => {
-                out.put(&data[at..end]);
-                break;
-            }
-        }
-    }
-    out.put_byte(b'"');
 }
 
 /// BINARY and VARBINARY, as Base64.

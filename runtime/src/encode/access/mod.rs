@@ -5,10 +5,11 @@
 mod columns;
 mod nested;
 mod scalar;
+mod strings;
 
 pub use columns::{
-    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
-    Values,
+    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Times, Timestamps, Values,
 };
 pub use nested::{list_items, map_values, row_field, Lists, Maps, Structs};
 pub use scalar::{local, ltz, Local, Ltz, Scalar};
+pub use strings::Strings;

@@ -5,9 +5,8 @@
 //! spelling is a type, not a run-time choice.
 use std::marker::PhantomData;
 
-use super::columns::{
-    Binaries, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
-};
+use super::columns::{Binaries, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Times, Timestamps};
+use super::strings::Strings;
 use crate::encode::write::{WriteContext, WriteResult};
 use crate::spelling::sink::ByteSink;
 use crate::spelling::temporal::TimestampStandard;

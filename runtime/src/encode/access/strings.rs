@@ -1,0 +1,216 @@
+//! CHAR and VARCHAR: a string column's value buffer is scanned once per batch for the bytes that
+//! need escaping, with the widest vector unit the CPU has (`spelling/scan.rs`); a value without
+//! any is a quote, fixed-size copies and a quote, and a value with some is escaped at the
+//! positions the scan found, without a second look at its other bytes.
+use arrow_array::OffsetSizeTrait;
+use arrow_buffer::NullBuffer;
+
+use super::columns::{null_at, wrong_column, BindColumn};
+use crate::encode::bind::{BoundColumn, ByteValues, ScanOnce};
+use crate::encode::write::WriteContext;
+use crate::error::Result;
+use crate::spelling::escape;
+use crate::spelling::scan::{self, Unit};
+use crate::spelling::sink::ByteSink;
+
+/// How a string column's values are read this batch.
+enum StringLayout<'a> {
+    /// 32-bit offsets, no byte to escape in any value: each is copied between quotes.
+    Clean { offsets: &'a [i32], data: &'a [u8] },
+    /// 32-bit offsets, escapes at `attention` (ascending positions in `data`).
+    Scanned { offsets: &'a [i32], data: &'a [u8], attention: &'a [usize] },
+    /// 64-bit offsets (LargeUtf8, WTF-8 in LargeBinary), escapes at `attention` (maybe none).
+    Large { offsets: &'a [i64], data: &'a [u8], attention: &'a [usize] },
+    /// Escaped value by value: views, binaries decoded lossily, WTF-8 that is not UTF-8, and
+    /// buffers with many escapes.
+    Other(&'a ByteValues<'a>),
+}
+
+/// CHAR and VARCHAR.
+pub struct Strings<'a> {
+    layout: StringLayout<'a>,
+    nulls: Option<&'a NullBuffer>,
+    /// Index into the attention positions of the first one at or after the last row's start:
+    /// rows are written in ascending order, so finding a row's escapes is a step forward.
+    cursor: usize,
+}
+
+impl<'a> BindColumn<'a> for Strings<'a> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
+        let BoundColumn::Str(values, nulls, scan) = column else { return Err(wrong_column("string", column)) };
+        let layout = match values {
+            ByteValues::Utf8(array) => small(array.value_offsets(), array.value_data(), scan, values, true),
+            ByteValues::LargeUtf8(array) => large(array.value_offsets(), array.value_data(), scan, values, true),
+            // kjson's JVM writer: WTF-8 in a Binary array, almost always plain UTF-8.
+            ByteValues::Wtf8(inner) => match inner.as_ref() {
+                ByteValues::Binary(array) => small(array.value_offsets(), array.value_data(), scan, values, false),
+                ByteValues::LargeBinary(array) => large(array.value_offsets(), array.value_data(), scan, values, false),
+                _ => StringLayout::Other(values),
+            },
+            other => StringLayout::Other(other),
+        };
+        Ok(Strings { layout, nulls: *nulls, cursor: 0 })
+    }
+}
+
+/// The layout of a column with 32-bit offsets.
+fn small<'a>(
+    offsets: &'a [i32],
+    data: &'a [u8],
+    scan: &'a ScanOnce,
+    values: &'a ByteValues<'a>,
+    utf8: bool,
+) -> StringLayout<'a> {
+    match scan.get_or_scan(|| scan_column(offsets, data, utf8)) {
+        Some([]) => StringLayout::Clean { offsets, data },
+        Some(attention) => StringLayout::Scanned { offsets, data, attention },
+        None => StringLayout::Other(values),
+    }
+}
+
+/// The layout of a column with 64-bit offsets.
+fn large<'a>(
+    offsets: &'a [i64],
+    data: &'a [u8],
+    scan: &'a ScanOnce,
+    values: &'a ByteValues<'a>,
+    utf8: bool,
+) -> StringLayout<'a> {
+    match scan.get_or_scan(|| scan_column(offsets, data, utf8)) {
+        Some(attention) => StringLayout::Large { offsets, data, attention },
+        None => StringLayout::Other(values),
+    }
+}
+
+/// The positions of the bytes of the column's values that need escaping, `None` when the
+/// column is escaped value by value: more than one such byte in eight (the per-value escaper
+/// is as fast there, and the list stays smaller than the buffer), or bytes not known to be
+/// UTF-8 value by value (`utf8` false: WTF-8 in a binary array, which must be UTF-8 as a whole
+/// with no value starting inside a character).
+fn scan_column<O: OffsetSizeTrait>(offsets: &[O], data: &[u8], utf8: bool) -> Option<Vec<usize>> {
+    let (first, last) = (offsets[0].as_usize(), offsets[offsets.len() - 1].as_usize());
+    let used = &data[first..last];
+    if !utf8 {
+        let starts_a_char = |o: &O| data.get(o.as_usize()).is_none_or(|b| (*b as i8) >= -0x40);
+        let valid = used.is_ascii() || (std::str::from_utf8(used).is_ok() && offsets.iter().all(starts_a_char));
+        if !valid {
+            return None;
+        }
+    }
+    scan::attention_positions(Unit::detected(), data, first, last, used.len() / 8 + 16)
+}
+
+impl Strings<'_> {
+    #[inline(always)]
+    pub fn is_null(&self, row: usize) -> bool {
+        null_at(self.nulls, row)
+    }
+
+    #[inline(always)]
+    pub fn bound(&self, row: usize) -> usize {
+        match &self.layout {
+            StringLayout::Clean { offsets, .. } => (offsets[row + 1] - offsets[row]) as usize + 2 + CLEAN_CHUNK,
+            StringLayout::Scanned { offsets, .. } => escape::quoted_bound((offsets[row + 1] - offsets[row]) as usize),
+            StringLayout::Large { offsets, .. } => escape::quoted_bound((offsets[row + 1] - offsets[row]) as usize),
+            StringLayout::Other(values) => escape::quoted_bound(values.bytes(row).len()),
+        }
+    }
+
+    #[inline(always)]
+    pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
+        match &self.layout {
+            StringLayout::Clean { offsets, data } => {
+                write_clean(out, data, offsets[row] as usize, offsets[row + 1] as usize)
+            }
+            StringLayout::Scanned { offsets, data, attention } => {
+                let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+                write_scanned(out, data, start, end, attention, &mut self.cursor)
+            }
+            StringLayout::Large { offsets, data, attention } => {
+                let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+                write_scanned(out, data, start, end, attention, &mut self.cursor)
+            }
+            StringLayout::Other(values) => values.write_string(out, row),
+        }
+    }
+}
+
+/// Bytes a clean run is copied in (and the most it writes past its end).
+const CLEAN_CHUNK: usize = 32;
+
+/// `"` + `data[start..end]` + `"`, in fixed-size chunks read from the column's value buffer
+/// (past the value's end where the buffer allows): no `memcpy` call per value.
+#[inline(always)]
+fn write_clean<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize) {
+    out.put_byte(b'"');
+    copy_run(out, data, start, end);
+    out.put_byte(b'"');
+}
+
+#[inline(always)]
+fn copy_run<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize) {
+    let mut at = start;
+    while at < end {
+        match data[at..].first_chunk::<CLEAN_CHUNK>() {
+            Some(chunk) => {
+                let keep = (end - at).min(CLEAN_CHUNK);
+                out.put_chunk(chunk, keep);
+                at += keep;
+            }
+            None => {
+                out.put(&data[at..end]);
+                break;
+            }
+        }
+    }
+}
+
+/// The value at `data[start..end]`, escaped at the positions of `attention` inside it.
+#[inline(always)]
+fn write_scanned<S: ByteSink>(
+    out: &mut S,
+    data: &[u8],
+    start: usize,
+    end: usize,
+    attention: &[usize],
+    cursor: &mut usize,
+) {
+    let first = seek(attention, cursor, start);
+    match attention.get(first..) {
+        Some(rest @ [pos, ..]) if *pos < end => write_escaped(out, data, start, end, rest),
+        _ => write_clean(out, data, start, end),
+    }
+}
+
+/// The index of the first position at or after `start`, stepping `cursor` forward (or searching
+/// again when a row before the last one is asked for).
+#[inline(always)]
+fn seek(attention: &[usize], cursor: &mut usize, start: usize) -> usize {
+    let mut at = *cursor;
+    if at > 0 && attention.get(at - 1).is_some_and(|&p| p >= start) {
+        at = attention.partition_point(|&p| p < start);
+    }
+    while attention.get(at).is_some_and(|&p| p < start) {
+        at += 1;
+    }
+    *cursor = at;
+    at
+}
+
+/// Copies the clean runs between the escapes at `positions` (ascending, the first inside the
+/// value; those past `end` belong to later values).
+#[inline(never)]
+fn write_escaped<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize, positions: &[usize]) {
+    let value = &data[..end];
+    out.put_byte(b'"');
+    let mut run = start;
+    for &pos in positions.iter().take_while(|&&pos| pos < end) {
+        copy_run(out, data, run, pos);
+        run = pos + escape::write_escape_inline(out, value, pos);
+    }
+    copy_run(out, data, run, end);
+    out.put_byte(b'"');
+}
+
+#[cfg(test)]
+mod tests;
