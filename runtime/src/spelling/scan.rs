@@ -347,11 +347,18 @@ mod tests {
         bytes.iter().skip(from).position(|&b| is_attention(b)).map(|p| from + p)
     }
 
+    /// The bytes the scan looks for and their neighbours at each threshold.
+    const CLASS_BYTES: [u8; 14] = [0x00, 0x1F, 0x20, 0x21, b'"', 0x23, 0x5B, b'\\', 0x5D, 0x7F, 0x80, 0xEF, 0xF0, 0xFF];
+
     #[test]
     fn every_byte_value_at_every_offset_and_length() {
         for len in 0..100 {
             for pos in 0..len {
-                for byte in 0u8..=255 {
+                // Every byte value at every third offset (up to 99 these reach every lane of a
+                // 32-byte block), the threshold bytes everywhere: a third of the work, which
+                // matters under qemu (the ARM64 stage runs these tests).
+                let bytes_here: Vec<u8> = if pos % 3 == 0 { (0u8..=255).collect() } else { CLASS_BYTES.to_vec() };
+                for byte in bytes_here {
                     let mut bytes = vec![b'a'; len];
                     bytes[pos] = byte;
                     for unit in Unit::available() {
