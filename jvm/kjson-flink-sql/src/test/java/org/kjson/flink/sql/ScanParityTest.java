@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.kjson.flink.sql.support.FlinkLine;
 import org.kjson.flink.sql.support.ScanRun;
 import org.kjson.flink.sql.support.ScanRun.Result;
+import org.kjson.flink.sql.support.SharedBroker;
+import org.kjson.flink.sql.support.SharedScanCluster;
 
 /**
  * {@code SELECT} from {@code kjson-kafka} and {@code kjson-upsert-kafka} tables on the real
@@ -323,6 +325,29 @@ class ScanParityTest {
                         + "\"after\":{\"id\":1,\"name\":\"b\",\"weight\":2.5}}"),
                 ScanRun.text(topic, null, "{\"op_type\":\"D\",\"before\":{\"id\":1,\"name\":\"b\"},\"after\":null}")));
         assertSameRead(CDC.replace("%4$s", "ogg-json"), "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+    }
+
+    /**
+     * A changelog format wraps any failure of a message (here a wrong-typed field of its row) in
+     * its own message, "Corrupt Debezium JSON message '<the record>'." and the like.
+     */
+    @Test
+    void aBadChangelogMessageFailsTheJobWithTheFormatsMessage() throws Exception {
+        String[][] cases = {
+            {"debezium-json", "Debezium", "{\"before\":null,\"after\":{\"id\":\"x\"},\"op\":\"c\"}"},
+            {"canal-json", "Canal", "{\"data\":[{\"id\":\"x\"}],\"type\":\"INSERT\"}"},
+            {"maxwell-json", "Maxwell", "{\"data\":{\"id\":\"x\"},\"type\":\"insert\"}"},
+            {"ogg-json", "Ogg", "{\"before\":null,\"after\":{\"id\":\"x\"},\"op_type\":\"I\"}"},
+        };
+        for (String[] c : cases) {
+            String topic = ScanRun.topic("scan-bad-" + c[0], 1);
+            ScanRun.produce(List.of(ScanRun.text(topic, null, c[2])));
+            String ddl = String.format(CDC.replace("%4$s", c[0]), "%1$s", topic, SharedBroker.get().bootstrapServers());
+            Result stock = SharedScanCluster.read(String.format(ddl, "kafka"), "SELECT * FROM t");
+            Result kjson = SharedScanCluster.read(String.format(ddl, "kjson-kafka"), "SELECT * FROM t");
+            assertNotNull(stock.failure(), "the stock read fails on the " + c[0] + " message");
+            assertSameFailure(stock, kjson, "Corrupt " + c[1] + " JSON message '" + c[2] + "'.");
+        }
     }
 
     static final String UPSERT = "CREATE TABLE t (id BIGINT, region STRING, name STRING, score DOUBLE,\n"
