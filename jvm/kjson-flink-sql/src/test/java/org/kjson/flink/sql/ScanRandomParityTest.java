@@ -92,8 +92,17 @@ class ScanRandomParityTest {
     /** Both reads of a topic: the stock read's, and what differs in kjson's (null: nothing). */
     private record Reads(Result stock, String difference) {
         String summary() {
-            return stock.rows().size() + " stock rows" + (stock.failure() == null ? "" : " then a failure") + ", "
+            return stock.rows().size() + " stock rows" + (stock.failure() == null ? "" : " then " + rootCause()) + ", "
                     + (difference == null ? "same" : "DIFFERENT");
+        }
+
+        private String rootCause() {
+            Throwable root = stock.failure();
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            String message = String.valueOf(root.getMessage()).replace('\n', ' ');
+            return "\"" + (message.length() > 100 ? message.substring(0, 100) + "..." : message) + "\"";
         }
     }
 

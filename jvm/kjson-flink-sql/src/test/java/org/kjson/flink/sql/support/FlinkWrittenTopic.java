@@ -1,12 +1,16 @@
 package org.kjson.flink.sql.support;
 
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.DeserializationFeature;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.internal.TableEnvironmentInternal;
@@ -32,13 +36,17 @@ import org.kjson.testkit.StockRecordSerializer;
  * upsert-kafka) through the record serializer of the stock {@code kafka} / {@code upsert-kafka}
  * sink that Flink's factory plans for the table, so every key, value, envelope and tombstone is
  * Flink's bytes. Then a few hostile records: tombstones, empty values, a truncated value, a value
- * of a wrong type; those a strict format fails on come last, so the rows before them are compared.
+ * with one field of a wrong type; those a strict format fails on come last, so the rows before
+ * them are compared.
  */
 public final class FlinkWrittenTopic {
     private static final double[] NULL_CHANCES = {0, 0.05, 0.2, 0.5};
     private static final String[] WRONG_VALUES = {
         "\"zz\"", "{\"a\":1}", "[1,2]", "true", "1e999", "-0.5", "\"2024-13-45 25:61:61\"", "\"\"", "12345678901234567890"
     };
+    /** Keeps decimals' digits when a Flink-written value is read and written again. */
+    private static final ObjectMapper JSON =
+            new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static TableEnvironment planner;
 
     private final ScanTable table;
@@ -133,7 +141,7 @@ public final class FlinkWrittenTopic {
         }
         for (int n = random.nextInt(3); n > 0; n--) {
             ProducerRecord<byte[], byte[]> model = records.get(random.nextInt(records.size()));
-            byte[] value = random.nextBoolean() ? truncated(model.value(), random) : wrongType(random);
+            byte[] value = random.nextBoolean() ? truncated(model.value(), random) : wrongType(model.value(), random);
             if (value == null) {
                 continue;
             }
@@ -152,17 +160,32 @@ public final class FlinkWrittenTopic {
         return cut;
     }
 
-    /** A record of the shape's envelope whose one field has a value of a random (likely wrong) JSON type. */
-    private byte[] wrongType(Random random) {
-        String column = rowType.getFieldNames().get(random.nextInt(rowType.getFieldCount()));
-        String row = "{\"" + column + "\":" + WRONG_VALUES[random.nextInt(WRONG_VALUES.length)] + "}";
-        String value = switch (table.shape()) {
-            case JSON, UPSERT_KAFKA -> row;
-            case DEBEZIUM_JSON -> "{\"before\":null,\"after\":" + row + ",\"op\":\"c\"}";
-            case CANAL_JSON -> "{\"data\":[" + row + "],\"type\":\"INSERT\"}";
-            case MAXWELL_JSON -> "{\"data\":" + row + ",\"type\":\"insert\"}";
-            case OGG_JSON -> "{\"before\":null,\"after\":" + row + ",\"op_type\":\"I\"}";
-        };
-        return value.getBytes(StandardCharsets.UTF_8);
+    /**
+     * A Flink-written value whose row has one field set to a value of a random (likely wrong)
+     * JSON type, the rest as Flink wrote it; null where the value has no row object.
+     */
+    private byte[] wrongType(byte[] value, Random random) {
+        if (value == null || value.length == 0) {
+            return null;
+        }
+        try {
+            JsonNode root = JSON.readTree(value);
+            JsonNode row = switch (table.shape()) {
+                case JSON, UPSERT_KAFKA -> root;
+                case DEBEZIUM_JSON, OGG_JSON -> root.path("after").isObject() ? root.get("after") : root.get("before");
+                case CANAL_JSON -> root.path("data").path(0);
+                case MAXWELL_JSON -> root.get("data");
+            };
+            if (!(row instanceof ObjectNode object)) {
+                return null;
+            }
+            List<String> fields = new ArrayList<>();
+            object.fieldNames().forEachRemaining(fields::add);
+            List<String> names = fields.isEmpty() ? rowType.getFieldNames() : fields;
+            object.set(names.get(random.nextInt(names.size())), JSON.readTree(WRONG_VALUES[random.nextInt(WRONG_VALUES.length)]));
+            return JSON.writeValueAsBytes(root);
+        } catch (IOException e) {
+            return null;
+        }
     }
 }

@@ -13,7 +13,7 @@ import org.kjson.testkit.RandomSinkTables.SinkTable;
  * Random tables to read, from the sink side's generator ({@link RandomSinkTables}: every type,
  * nested to depth 3, key fields, prefixes, {@code value.fields-include}, the encode options) of
  * one shape, plus random decode options ({@code ignore-parse-errors}, {@code fail-on-missing-field},
- * {@code decode.json-parser.enabled}) on the value and key formats. The sink DDL writes the
+ * {@code decode.json-parser.enabled} on 2.x) on the value and key formats. The sink DDL writes the
  * topic with Flink's own serializer; {@link ScanTable#readDdl} reads it back.
  */
 public final class RandomScanTables {
@@ -125,7 +125,7 @@ public final class RandomScanTables {
                 options.add(option(prefix, "fail-on-missing-field", failOnMissing));
             }
             String parser = choice(null, "true", "false");
-            if (parser != null) {
+            if (parser != null && FlinkLine.hasJsonParserOption()) {
                 options.add(option(prefix, "decode.json-parser.enabled", parser));
             }
         }
