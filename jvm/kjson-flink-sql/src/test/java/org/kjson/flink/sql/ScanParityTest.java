@@ -375,7 +375,10 @@ class ScanParityTest {
         assertTrue(stockCauses.containsAll(kjsonCauses), () -> "kjson: " + kjsonCauses + "\nstock: " + stockCauses);
     }
 
-    /** Each cause under the emitter's "Failed to deserialize consumer record due to", the record's level without its key and value. */
+    /**
+     * Each cause under the emitter's "Failed to deserialize consumer record due to", the record's
+     * level (1.20) without its key and value.
+     */
     private static List<String> causesBelowEmitter(Throwable failure) {
         List<String> causes = new ArrayList<>();
         for (Throwable t = deserializeFailure(failure); t != null; t = t.getCause()) {

@@ -182,7 +182,8 @@ public final class FlinkWrittenTopic {
             List<String> fields = new ArrayList<>();
             object.fieldNames().forEachRemaining(fields::add);
             List<String> names = fields.isEmpty() ? rowType.getFieldNames() : fields;
-            object.set(names.get(random.nextInt(names.size())), JSON.readTree(WRONG_VALUES[random.nextInt(WRONG_VALUES.length)]));
+            String wrong = WRONG_VALUES[random.nextInt(WRONG_VALUES.length)];
+            object.set(names.get(random.nextInt(names.size())), JSON.readTree(wrong));
             return JSON.writeValueAsBytes(root);
         } catch (IOException e) {
             return null;
