@@ -79,7 +79,7 @@ class ScanRandomParityTest {
             String difference = compare(shape, compared, table, writer, rowSeed);
             if (difference != null) {
                 mismatches.add(shape + " table " + compared + " of seed " + SEED + ": " + difference + "\n"
-                        + table.readDdl("kjson", "<topic>", "<servers>", -1));
+                        + table.readDdl("<connector>", "<topic>", "<servers>", -1));
             }
             compared++;
         }
