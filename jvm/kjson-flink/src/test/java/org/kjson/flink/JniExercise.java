@@ -9,7 +9,7 @@ import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.kjson.flink.arrow.RowDataArrowWriter;
-import org.kjson.flink.support.RandomRows;
+import org.kjson.testkit.RandomRows;
 
 /**
  * Drives every native method through its success and error paths; {@link CheckJniTest} runs it

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.kjson.flink.arrow.RowDataArrowWriter;
-import org.kjson.flink.support.RandomRows;
+import org.kjson.testkit.RandomRows;
 
 /**
  * The JNI contract: errors become the right exceptions with useful messages, misuse never

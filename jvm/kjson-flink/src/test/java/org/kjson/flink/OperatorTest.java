@@ -30,8 +30,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.kjson.flink.arrow.ArrowSchemas;
 import org.kjson.flink.arrow.RowDataArrowWriter;
-import org.kjson.flink.support.RandomRows;
 import org.kjson.flink.support.StockKafkaSink;
+import org.kjson.testkit.RandomRows;
 
 /** The DataStream operators and the Kafka serialization schema, against the stock Kafka table sink. */
 class OperatorTest {

@@ -34,8 +34,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.kjson.flink.arrow.RowDataArrowWriter;
-import org.kjson.flink.support.RandomRows;
 import org.kjson.flink.support.StockKafkaSink;
+import org.kjson.testkit.RandomRows;
 
 /**
  * Byte parity with stock Flink: random rows go through the real Kafka table sink (DDL ->

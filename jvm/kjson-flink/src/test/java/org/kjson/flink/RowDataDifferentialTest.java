@@ -24,12 +24,12 @@ import org.kjson.flink.support.RowDataPaths;
 import org.kjson.flink.support.RowDataPaths.Outcome;
 import org.kjson.flink.support.RowDataPaths.Path;
 import org.kjson.flink.support.RowDataPaths.Record;
-import org.kjson.flink.support.HostileValues;
-import org.kjson.flink.support.RandomRows;
-import org.kjson.flink.support.RandomSinkTables;
-import org.kjson.flink.support.RandomSinkTables.SinkTable;
 import org.kjson.flink.support.RowText;
 import org.kjson.flink.support.StockKafkaSink;
+import org.kjson.testkit.HostileValues;
+import org.kjson.testkit.RandomRows;
+import org.kjson.testkit.RandomSinkTables;
+import org.kjson.testkit.RandomSinkTables.SinkTable;
 
 /**
  * Random sink tables (every type, nested, every sink shape and json option) and random rows

@@ -13,6 +13,11 @@ final class DeserializeFailure {
     private DeserializeFailure() {}
 
     static IOException of(ConsumerRecord<?, ?> record, String formatMessage) {
-        return new IOException("Failed to deserialize consumer record due to", new IOException(formatMessage));
+        return of(record, new IOException(formatMessage));
+    }
+
+    /** The same around {@code cause}: also what a failure downstream of the source is wrapped in. */
+    static IOException of(ConsumerRecord<?, ?> record, Exception cause) {
+        return new IOException("Failed to deserialize consumer record due to", cause);
     }
 }

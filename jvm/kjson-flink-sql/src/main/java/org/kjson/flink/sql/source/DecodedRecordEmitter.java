@@ -22,8 +22,14 @@ final class DecodedRecordEmitter implements RecordEmitter<ConsumerRecord<byte[],
         if (decoded.failure() != null) {
             throw DeserializeFailure.of(decoded, decoded.failure());
         }
-        for (RowData row : decoded.rows()) {
-            output.collect(row, record.timestamp());
+        try {
+            for (RowData row : decoded.rows()) {
+                output.collect(row, record.timestamp());
+            }
+        } catch (Exception e) {
+            // Flink's rows go downstream inside the deserializer's call, so the stock emitter wraps a
+            // chained operator's failure (a NOT NULL column's enforcer) as a record's.
+            throw DeserializeFailure.of(decoded, e);
         }
         split.setCurrentOffset(record.offset() + 1);
     }

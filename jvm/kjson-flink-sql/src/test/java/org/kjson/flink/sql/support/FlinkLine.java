@@ -14,6 +14,11 @@ public final class FlinkLine {
         return exists("org.apache.flink.table.types.logical.VariantType");
     }
 
+    /** The json formats' {@code decode.json-parser.enabled} option: Flink 2.x. */
+    public static boolean hasJsonParserOption() {
+        return !org.apache.flink.runtime.util.EnvironmentInformation.getVersion().startsWith("1.");
+    }
+
     /** The json format reads a top-level array as one row per element: Flink 2.x. */
     public static boolean readsTopLevelJsonArrays() {
         return !org.apache.flink.runtime.util.EnvironmentInformation.getVersion().startsWith("1.");

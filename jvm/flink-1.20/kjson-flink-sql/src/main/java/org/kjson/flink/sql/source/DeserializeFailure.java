@@ -14,8 +14,12 @@ final class DeserializeFailure {
     private DeserializeFailure() {}
 
     static IOException of(ConsumerRecord<?, ?> record, String formatMessage) {
-        IOException wrapped = new IOException(String.format("Failed to deserialize consumer record %s.", record),
-                new IOException(formatMessage));
+        return of(record, new IOException(formatMessage));
+    }
+
+    /** The same around {@code cause}: also what a failure downstream of the source is wrapped in. */
+    static IOException of(ConsumerRecord<?, ?> record, Exception cause) {
+        IOException wrapped = new IOException(String.format("Failed to deserialize consumer record %s.", record), cause);
         return new IOException("Failed to deserialize consumer record due to", wrapped);
     }
 }

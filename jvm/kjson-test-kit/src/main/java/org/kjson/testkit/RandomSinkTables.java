@@ -1,4 +1,4 @@
-package org.kjson.flink.support;
+package org.kjson.testkit;
 
 import java.util.ArrayList;
 import java.util.Collections;

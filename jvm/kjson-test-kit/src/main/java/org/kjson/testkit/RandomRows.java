@@ -1,4 +1,4 @@
-package org.kjson.flink.support;
+package org.kjson.testkit;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
