@@ -21,7 +21,7 @@ enum Writer {
     Typed,
     /// Into reserved capacity, returning a `WriteResult` (TIME outside one day).
     TypedFallible,
-    /// Into the `Vec` itself, returning a `WriteResult` (the nested-value writers).
+    /// Into the `Vec` itself, returning a `WriteResult` (a nested value's generated method).
     Nested,
 }
 
@@ -53,7 +53,8 @@ fn accessor_type(column: &str, logical: &LogicalType) -> Result<(TokenStream, Wr
         L::Timestamp { .. } | L::TimestampLtz { .. } => typed(quote!(rt::Timestamps<'a>)),
         L::Interval { kind: IntervalKind::DayTime, .. } => typed(quote!(rt::Intervals<'a>)),
         L::Time { .. } => Ok((quote!(rt::Times<'a>), Writer::TypedFallible)),
-        L::Array(_) | L::Map { .. } | L::Multiset(_) | L::Row(_) => Ok((quote!(rt::Values<'a>), Writer::Nested)),
+        // Nested values have the accessors of `nested_type`, one per ROW field, item and value.
+        L::Array(_) | L::Map { .. } | L::Multiset(_) | L::Row(_) => Ok((TokenStream::new(), Writer::Nested)),
         L::Unsupported { text } => {
             Err(KjsonError::type_error(format!("column `{column}`: Not support to parse type: {text}")))
         }
@@ -152,7 +153,7 @@ fn bytes(literal: &[u8]) -> Literal {
 }
 
 /// A piece of a row function. Typed accessors write into capacity reserved for a run of
-/// pieces (`w`, with the run's bound added up from the pieces'); the nested-value writers of nested
+/// pieces (`w`, with the run's bound added up from the pieces'); the generated methods of nested
 /// values write into the `Vec` itself (`out`) between such runs.
 struct Piece {
     statements: TokenStream,

@@ -29,7 +29,7 @@ fn null_checks_only_where_nullable_and_names_pre_escaped() {
     assert!(code.contains("c1_type: rt::Strings<'a>"), "{code}");
     assert!(code.contains("if !self.c1_type.is_null(row)"));
     assert!(code.contains("b\",\\\"q\\\\\\\"uote\\\":\""), "{code}");
-    // Nested values go through the nested-value writers and name their field in errors; typed
+    // Nested values go through their generated methods and name their field in errors; typed
     // fields are written into one reservation with their bounds added up.
     assert!(code.contains("rt::in_field(self.write_r(cx, out, row), \"r\")?;"), "{code}");
     assert!(code.contains("let bound = 25 + self.id.bound(row) + self.c1_type.bound(row)"), "{code}");

@@ -6,8 +6,23 @@
 use std::ops::Range;
 
 use super::access::{Maps, Scalar};
-use super::write::{WriteContext, WriteResult};
+use super::context::{WriteContext, WriteResult};
 use crate::spelling::sink::{with_reserved, ByteSink};
+
+mod map;
+pub use map::{map, MapValues, ScalarValues};
+
+/// A MAP or MULTISET of scalar values, null values as `null`.
+#[inline(always)]
+pub fn scalar_map<A: Scalar>(
+    maps: Maps<'_>,
+    cx: &WriteContext,
+    out: &mut Vec<u8>,
+    row: usize,
+    accessor: &mut A,
+) -> WriteResult {
+    map(maps, cx, out, row, &mut ScalarValues(accessor))
+}
 
 /// A scalar value, or `null`, in one reservation. Inlined, so generated code's ARRAY loops write
 /// their items in place (with the fixed-size names of [`Label`]; docs/performance.md).
@@ -72,31 +87,6 @@ pub fn scalar_list<A: Scalar>(
     cx: &WriteContext,
 ) -> WriteResult {
     list(out, items, |out, item| nullable_scalar(accessor, out, item, cx))
-}
-
-/// A MAP or MULTISET: keys by [`Maps::write`] (null keys, repeated keys), each value (null
-/// included) by `value`.
-#[inline(always)]
-pub fn map(
-    map: Maps<'_>,
-    cx: &WriteContext,
-    out: &mut Vec<u8>,
-    row: usize,
-    value: impl FnMut(&mut Vec<u8>, usize) -> WriteResult,
-) -> WriteResult {
-    map.write(cx, out, row, value)
-}
-
-/// A MAP or MULTISET of scalar values, null values as `null`.
-#[inline(always)]
-pub fn scalar_map<A: Scalar>(
-    maps: Maps<'_>,
-    cx: &WriteContext,
-    out: &mut Vec<u8>,
-    row: usize,
-    accessor: &mut A,
-) -> WriteResult {
-    map(maps, cx, out, row, |out, entry| nullable_scalar_apart(accessor, out, entry, cx))
 }
 
 /// A ROW: `{`, the fields written by `fields` (which get the `first` flag the field primitives

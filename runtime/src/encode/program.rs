@@ -13,10 +13,10 @@ use super::access::{
     Timestamps,
 };
 use super::bind::BoundColumn;
+use super::context::{WriteContext, WriteResult};
 use super::layout;
 use super::plan::field_name_json;
 use super::row_writer::RowWriter;
-use super::write::{WriteContext, WriteResult};
 use crate::error::Result;
 use crate::spelling::sink::{with_reserved, ByteSink, Reserved};
 use nested::{NestedProgram, RowFieldName};
@@ -68,6 +68,7 @@ macro_rules! on_scalar {
 }
 
 mod nested;
+pub(crate) use nested::write_repeated_value;
 
 impl<'a> ColumnProgram<'a> {
     fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
@@ -110,6 +111,19 @@ impl<'a> ColumnProgram<'a> {
                 let null = nested.is_null(row);
                 layout::nested_field(out, name, cx, first, null, |out| nested.write(out, row, cx))
             }
+        )
+    }
+
+    #[inline(always)]
+    fn is_null(&self, row: usize) -> bool {
+        on_scalar!(self, a => a.null(row), ColumnProgram::Nested(nested) => nested.is_null(row))
+    }
+
+    /// Writes the value at `row`, `null` included.
+    fn write_nullable(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
+        on_scalar!(
+            self, a => layout::nullable_scalar_apart(a, out, row, cx),
+            ColumnProgram::Nested(nested) => layout::MapValues::write(&mut **nested, out, row, cx)
         )
     }
 

@@ -8,7 +8,7 @@ mod scalar;
 
 pub use columns::{
     Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Strings, Times, Timestamps,
-    Values,
 };
 pub use nested::{list_items, map_values, row_field, Lists, Maps, Structs};
+pub(crate) use nested::{Keys, SMALL_MAP};
 pub use scalar::{local, ltz, Local, Ltz, Scalar};
