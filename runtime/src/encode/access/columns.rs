@@ -271,6 +271,17 @@ impl<'a> BindColumn<'a> for Strings<'a> {
     }
 }
 
+impl<'a> Strings<'a> {
+    /// Bound without looking for a clean value buffer: for a single value, where the scan of
+    /// the whole buffer would cost more than it saves.
+    pub(crate) fn bind_unscanned(column: &'a BoundColumn<'a>) -> Result<Self> {
+        match column {
+            BoundColumn::Str(values, nulls) => Ok(Strings { layout: StringLayout::Other(values), nulls: *nulls }),
+            other => Err(wrong_column("string", other)),
+        }
+    }
+}
+
 impl Strings<'_> {
     #[inline(always)]
     pub fn is_null(&self, row: usize) -> bool {

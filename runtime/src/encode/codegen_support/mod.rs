@@ -18,10 +18,10 @@ pub use super::bind::BoundColumn;
 pub use super::context::{ValueError, WriteContext, WriteResult};
 use super::layout::{self, MapValues};
 pub use super::layout::{
-    list, nested_field, nullable, nullable_scalar, row, scalar_field, scalar_list, scalar_map, separator, FieldLabel,
-    Label,
+    list, nested_field, nullable, nullable_scalar, object_field, object_nested_field, row, scalar_field, scalar_list,
+    scalar_map, separator, FieldLabel, Label, NotNull, ObjectFields, Prefix,
 };
-use super::program::write_repeated_value;
+use super::program::write_merged_rows;
 pub use super::row_writer::RowWriter;
 pub use crate::error::{KjsonError, Result};
 pub use crate::spelling::sink::{with_reserved, ByteSink, Reserved};
@@ -137,17 +137,11 @@ impl<F: FnMut(&mut Vec<u8>, usize) -> WriteResult> MapValues for EntryValues<'_,
     #[cold]
     fn write_repeated(&mut self, out: &mut Vec<u8>, occurrences: &[usize], cx: &WriteContext) -> WriteResult {
         // The programs bind from the column the generated accessors bound from, so they bind.
-        match write_repeated_value(self.maps.values(), out, occurrences, cx) {
+        match write_merged_rows(self.maps.values(), out, occurrences, cx) {
             Some(written) => written,
             None => (self.value)(out, occurrences[occurrences.len() - 1]),
         }
     }
-}
-
-/// Names the ROW field a nested value's error came from.
-#[inline(always)]
-pub fn in_field(result: WriteResult, field: &str) -> WriteResult {
-    result.map_err(|e| e.within(field))
 }
 
 #[cfg(test)]

@@ -84,25 +84,28 @@ pub(super) struct MapProgram<'a> {
 
 impl<'a> NestedProgram<'a> {
     /// Fails (as [`Maps`] does) for a column that is not nested.
-    pub(super) fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
+    pub(super) fn bind(column: &'a BoundColumn<'a>, scan_strings: bool) -> Result<Self> {
         Ok(match column {
             BoundColumn::Row { names, fields, .. } => {
                 let fields = names
                     .iter()
                     .zip(fields)
                     .map(|(plan, field)| {
-                        Ok(RowFieldProgram { name: RowFieldName::new(plan), value: ColumnProgram::bind(field)? })
+                        Ok(RowFieldProgram {
+                            name: RowFieldName::new(plan),
+                            value: ColumnProgram::bind_scanning(field, scan_strings)?,
+                        })
                     })
                     .collect::<Result<_>>()?;
                 NestedProgram::Row(RowProgram { nulls: Structs::bind(column)?, fields })
             }
             BoundColumn::List { .. } => NestedProgram::List(ListProgram {
                 list: Lists::bind(column)?,
-                item: ColumnProgram::bind(list_items(column)?)?,
+                item: ColumnProgram::bind_scanning(list_items(column)?, scan_strings)?,
             }),
             _ => NestedProgram::Map(MapProgram {
                 map: Maps::bind(column)?,
-                value: ColumnProgram::bind(map_values(column)?)?,
+                value: ColumnProgram::bind_scanning(map_values(column)?, scan_strings)?,
             }),
         })
     }
@@ -229,20 +232,23 @@ impl RowProgram<'_> {
 }
 
 /// The value Jackson ends with for a key found at `occurrences` of the MAP value column
-/// `values`: its typed programs bound for this one rare value. `None` if they cannot be bound.
+/// `values` when its ROW values merge (`encode.ignore-null-fields`, two non-null ROWs since the
+/// last null one): written by the column's typed programs, bound for this one rare value (with
+/// no scan of string buffers, so the binding costs no more than the value). `None` when they
+/// do not merge, or if the programs cannot be bound.
 #[cold]
-pub(crate) fn write_repeated_value(
+pub(crate) fn write_merged_rows(
     values: &BoundColumn<'_>,
     out: &mut Vec<u8>,
     occurrences: &[usize],
     cx: &WriteContext,
 ) -> Option<WriteResult> {
-    let mut program = ColumnProgram::bind(values).ok()?;
-    Some(match &mut program {
-        ColumnProgram::Nested(nested) => nested.write_repeated(out, occurrences, cx),
-        scalar => scalar.write_nullable(out, occurrences[occurrences.len() - 1], cx),
-    })
+    let merges = cx.options.ignore_null_fields
+        && matches!(values, BoundColumn::Row { .. })
+        && occurrences.iter().rev().take_while(|&&e| !values.is_null(e)).nth(1).is_some();
+    if !merges {
+        return None;
+    }
+    let mut program = NestedProgram::bind(values, false).ok()?;
+    Some(program.write_repeated(out, occurrences, cx))
 }
-
-#[cfg(test)]
-mod tests;
