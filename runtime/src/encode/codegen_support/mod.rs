@@ -108,8 +108,8 @@ pub fn column<'c, 'a>(columns: &'c [BoundColumn<'a>], index: usize) -> Result<&'
         .ok_or_else(|| KjsonError::internal(format!("generated code reads column {index} of {}", columns.len())))
 }
 
-/// A MAP or MULTISET of nested values, each written (null included) by `value`; see
-/// [`layout::map`].
+/// A MAP or MULTISET of nested values, each written (null included) by `value`, keys by the
+/// layout's rules (null keys, binary keys, repeated keys).
 #[inline(always)]
 pub fn map(
     maps: Maps<'_>,
