@@ -3,8 +3,9 @@
 //! Everything here is decided from the spec alone: which accessor reads each column, the
 //! pre-escaped field-name bytes (joined with their separators), where null checks are needed,
 //! whether the row is written with `encode.ignore-null-fields`, and each side's
-//! `timestamp-format.standard`, which its timestamp writers take as a type. The values themselves
-//! are written by the runtime's `codegen_support` module.
+//! `timestamp-format.standard`, which its timestamp writers take as a type. Each field is one
+//! call of the runtime's layout primitives (`rt::object_field`, the same the dynamic encoder
+//! calls) with those constants; values, separators, nulls and nested layouts are the runtime's.
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -14,30 +15,18 @@ use kjson_runtime::{IntervalKind, KjsonError, LogicalType, SideSpec, SinkSpec, T
 use crate::names::{snake_case, upper_camel_case, IdentPool};
 use crate::nested::{nested_type, Node, RowField, ScalarWrite, Shape};
 
-/// How an accessor's `write` is called.
-#[derive(Clone, Copy, PartialEq)]
-enum Writer {
-    /// Into reserved capacity, infallibly.
-    Typed,
-    /// Into reserved capacity, returning a `WriteResult` (TIME outside one day).
-    TypedFallible,
-    /// Into the `Vec` itself, returning a `WriteResult` (the nested-value writers).
-    Nested,
-}
-
 /// One physical column as the generated rows hold it.
 struct ColumnAccessor {
     field: proc_macro2::Ident,
-    writer: Writer,
     nullable: bool,
     /// Its accessor, and those of its ROW fields and ARRAY items.
     node: Node,
 }
 
 /// The accessor type of a scalar column of logical type `logical`.
-fn accessor_type(column: &str, logical: &LogicalType) -> Result<(TokenStream, Writer), KjsonError> {
+fn accessor_type(column: &str, logical: &LogicalType) -> Result<TokenStream, KjsonError> {
     use LogicalType as L;
-    let typed = |ty: TokenStream| Ok((ty, Writer::Typed));
+    let typed = |ty: TokenStream| Ok(ty);
     match logical {
         L::Boolean => typed(quote!(rt::Bools<'a>)),
         L::TinyInt => typed(quote!(rt::Ints<'a, i8>)),
@@ -52,8 +41,10 @@ fn accessor_type(column: &str, logical: &LogicalType) -> Result<(TokenStream, Wr
         L::Date => typed(quote!(rt::Dates<'a>)),
         L::Timestamp { .. } | L::TimestampLtz { .. } => typed(quote!(rt::Timestamps<'a>)),
         L::Interval { kind: IntervalKind::DayTime, .. } => typed(quote!(rt::Intervals<'a>)),
-        L::Time { .. } => Ok((quote!(rt::Times<'a>), Writer::TypedFallible)),
-        L::Array(_) | L::Map { .. } | L::Multiset(_) | L::Row(_) => Ok((quote!(rt::Values<'a>), Writer::Nested)),
+        L::Time { .. } => typed(quote!(rt::Times<'a>)),
+        L::Array(_) | L::Map { .. } | L::Multiset(_) | L::Row(_) => {
+            Err(KjsonError::internal(format!("column `{column}`: a nested type has the accessors of `nested_type`")))
+        }
         L::Unsupported { text } => {
             Err(KjsonError::type_error(format!("column `{column}`: Not support to parse type: {text}")))
         }
@@ -72,11 +63,10 @@ fn node(
 ) -> Result<Node, KjsonError> {
     let field = format_ident!("{ident}");
     let Some(ty) = nested_type(logical) else {
-        let (ty, writer) = accessor_type(column, logical)?;
+        let ty = accessor_type(column, logical)?;
         let write = match logical {
             LogicalType::Timestamp { .. } => ScalarWrite::Timestamp { ltz: false },
             LogicalType::TimestampLtz { .. } => ScalarWrite::Timestamp { ltz: true },
-            _ if writer == Writer::TypedFallible => ScalarWrite::Fallible,
             _ => ScalarWrite::Plain,
         };
         return Ok(Node { field, ty, source, shape: Shape::Scalar(write) });
@@ -130,11 +120,10 @@ fn accessors(spec: &SinkSpec) -> Result<Vec<ColumnAccessor>, KjsonError> {
         .zip(idents)
         .enumerate()
         .map(|(index, (column, ident))| {
-            let (_, writer) = accessor_type(&column.name, &column.data_type.logical)?;
             let at = Literal::usize_unsuffixed(index);
             let source = quote!(rt::column(columns, #at)?);
             let node = node(&mut pool, &column.name, ident, &column.data_type.logical, source, index)?;
-            Ok(ColumnAccessor { field: node.field.clone(), writer, nullable: column.data_type.nullable, node })
+            Ok(ColumnAccessor { field: node.field.clone(), nullable: column.data_type.nullable, node })
         })
         .collect()
 }
@@ -152,7 +141,7 @@ fn bytes(literal: &[u8]) -> Literal {
 }
 
 /// A piece of a row function. Typed accessors write into capacity reserved for a run of
-/// pieces (`w`, with the run's bound added up from the pieces'); the nested-value writers of nested
+/// pieces (`w`, with the run's bound added up from the pieces'); the generated methods of nested
 /// values write into the `Vec` itself (`out`) between such runs.
 struct Piece {
     statements: TokenStream,
@@ -160,83 +149,49 @@ struct Piece {
     constant: Option<Vec<u8>>,
     /// `None`: writes into `out`. Otherwise the constant and per-row parts of its bound.
     bound: Option<(usize, Option<TokenStream>)>,
-    /// Its statements use `?` (the run's closure then returns a `WriteResult`).
-    fallible: bool,
 }
 
 impl Piece {
     fn constant(literal: &[u8]) -> Piece {
         let lit = bytes(literal);
-        Piece {
-            statements: quote!(w.put(#lit);),
-            constant: Some(literal.to_vec()),
-            bound: Some((literal.len(), None)),
-            fallible: false,
-        }
+        Piece { statements: quote!(w.put(#lit);), constant: Some(literal.to_vec()), bound: Some((literal.len(), None)) }
     }
 }
 
-/// How one field of a side is written: `head` is the constant before its name (`{`, `,` or
-/// nothing), `separator` whether a run-time separator comes first (ignore-null-fields with a
-/// data-dependent first field), `skip_nulls` whether a null field is left out, `mark_first`
-/// whether writing it clears the `first` flag, `standard` the side's timestamp standard type.
-struct FieldLayout<'s> {
-    head: &'s [u8],
-    separator: bool,
+/// The piece for one field: a call of the runtime's `rt::object_field` (`rt::object_nested_field`
+/// for a nested value, through the row's `rt::ObjectFields` `o`) with the field's prefix as a
+/// constant: `head` (`{` or `,`) and its name, with `null` after it (`rt::Prefix`), or, where the fields written
+/// before it depend on the data (`head` is `None`), its name after a separator written at run
+/// time (`rt::Label`).
+fn field_piece(
+    column: &ColumnAccessor,
+    name: &str,
+    head: Option<&[u8]>,
     skip_nulls: bool,
-    mark_first: bool,
-    standard: &'s TokenStream,
-}
-
-/// The piece for one field.
-fn field_piece(column: &ColumnAccessor, name: &str, layout: FieldLayout<'_>) -> Piece {
-    let FieldLayout { head, separator, skip_nulls, mark_first, standard } = layout;
+    standard: &TokenStream,
+) -> Piece {
+    let json = [head.unwrap_or_default(), name_json(name).as_slice()].concat();
+    let prefix_len = json.len() + usize::from(head.is_none());
+    let label = match head {
+        Some(_) => {
+            let with_null = bytes(&[json.as_slice(), b"null"].concat());
+            quote!(&rt::Prefix(#with_null, #name))
+        }
+        None => {
+            let json = bytes(&json);
+            quote!(&rt::Label { json: #json, name: #name })
+        }
+    };
     let field = &column.field;
-    let mut prefix = head.to_vec();
-    prefix.extend_from_slice(&name_json(name));
-    let with_null = bytes(&[prefix.as_slice(), b"null"].concat());
-    let prefix_len = prefix.len() + usize::from(separator);
-    let prefix = bytes(&prefix);
-    let nested = column.writer == Writer::Nested;
-    let sink = if nested { quote!(out) } else { quote!(w) };
-    let separate = if separator { quote!(rt::separator(#sink, &mut first);) } else { quote!() };
-    let mark = if mark_first { quote!(first = false;) } else { quote!() };
-    let write = match (&column.node.shape, column.writer) {
-        (Shape::Scalar(write), Writer::TypedFallible) => {
-            let call = write.call(field, &quote!(row), standard);
-            quote!(rt::in_field(#call, #name)?;)
-        }
-        (Shape::Scalar(write), _) => {
-            let call = write.call(field, &quote!(row), standard);
-            quote!(#call;)
-        }
-        _ => {
-            let call = column.node.call(&quote!(row), standard);
-            quote!(rt::in_field(#call, #name)?;)
-        }
+    let Some(accessor) = column.node.scalar(standard) else {
+        let null = if column.nullable { quote!(self.#field.is_null(row)) } else { quote!(false) };
+        let call = column.node.call(&quote!(row), standard);
+        return Piece { statements: quote!(o.nested(out, #label, #null, |out| #call)?;), constant: None, bound: None };
     };
-    let put = |literal: &Literal| {
-        if nested {
-            quote!(out.extend_from_slice(#literal);)
-        } else {
-            quote!(w.put(#literal);)
-        }
-    };
-    let (put_prefix, put_with_null) = (put(&prefix), put(&with_null));
-    let statements = match (column.nullable, skip_nulls) {
-        (false, _) => quote!(#separate #put_prefix #write #mark),
-        (true, true) => quote!(if !self.#field.is_null(row) { #separate #put_prefix #write #mark }),
-        (true, false) => quote! {
-            if self.#field.is_null(row) {
-                #separate #put_with_null
-            } else {
-                #separate #put_prefix #write
-            }
-        },
-    };
-    let extra = if column.nullable && !skip_nulls { 4 } else { 0 };
-    let bound = (!nested).then(|| (prefix_len + extra, Some(quote!(self.#field.bound(row)))));
-    Piece { statements, constant: None, bound, fallible: column.writer == Writer::TypedFallible }
+    let accessor = if column.nullable { accessor } else { quote!(&mut rt::NotNull(#accessor)) };
+    let null = if column.nullable && !skip_nulls { 4 } else { 0 };
+    let bound = Some((prefix_len + null, Some(quote!(self.#field.bound(row)))));
+    Piece { statements: quote!(o.field(w, #accessor, #label)?;), constant: None, bound }
 }
 
 /// Whether a field has been written before the current one, as far as codegen can tell.
@@ -244,19 +199,18 @@ fn field_piece(column: &ColumnAccessor, name: &str, layout: FieldLayout<'_>) -> 
 enum Written {
     Nothing,
     Something,
-    /// Depends on the data: kept in the generated `first` variable.
+    /// Depends on the data: kept in the row's `rt::ObjectFields`.
     AtRun,
 }
 
 /// The pieces of a side's object. Without `encode.ignore-null-fields` every field is written
 /// after a constant `{"a":` / `,"b":`. With it, null fields are left out; where the fields
 /// written so far are known (no nullable field yet, or a NOT NULL one since) the separator is
-/// still a constant, otherwise the generated code keeps a `first` flag.
-fn side_pieces(side: &SideSpec, columns: &[ColumnAccessor], standard: &TokenStream) -> (Vec<Piece>, bool) {
+/// still a constant, otherwise the runtime writes it from the row's `first` flag.
+fn side_pieces(side: &SideSpec, columns: &[ColumnAccessor], standard: &TokenStream) -> Vec<Piece> {
     let skip_nulls = side.options.ignore_null_fields;
     let mut pieces = Vec::new();
     let mut written = Written::Nothing;
-    let mut needs_flag = false;
     // A field that is surely written first carries the `{` in its constant.
     let brace_merged = !skip_nulls || side.projection.first().is_some_and(|&col| !columns[col].nullable);
     if !brace_merged {
@@ -265,25 +219,20 @@ fn side_pieces(side: &SideSpec, columns: &[ColumnAccessor], standard: &TokenStre
     for (&col, name) in side.projection.iter().zip(&side.field_names) {
         let column = &columns[col];
         let sure = !column.nullable || !skip_nulls;
-        let layout = match written {
-            Written::Nothing => {
-                let head: &[u8] = if brace_merged { b"{" } else { b"" };
-                FieldLayout { head, separator: false, skip_nulls, mark_first: !sure, standard }
-            }
-            Written::Something => FieldLayout { head: b",", separator: false, skip_nulls, mark_first: false, standard },
-            Written::AtRun => FieldLayout { head: b"", separator: true, skip_nulls, mark_first: false, standard },
+        let head: Option<&[u8]> = match written {
+            Written::Nothing if brace_merged => Some(b"{"),
+            Written::Something => Some(b","),
+            Written::Nothing | Written::AtRun => None,
         };
-        let piece = field_piece(column, name, layout);
-        pieces.push(piece);
+        pieces.push(field_piece(column, name, head, skip_nulls, standard));
         written = match (written, sure) {
             (_, true) => Written::Something,
             (Written::Nothing, false) => Written::AtRun,
             (other, false) => other,
         };
-        needs_flag |= written == Written::AtRun;
     }
     pieces.push(Piece::constant(b"}"));
-    (pieces, needs_flag)
+    pieces
 }
 
 /// Joins runs of reserved pieces into one `rt::with_reserved` each.
@@ -305,21 +254,12 @@ fn assemble(pieces: Vec<Piece>) -> TokenStream {
         let constant = Literal::usize_unsuffixed(constant);
         let per_row = run.iter().filter_map(|p| p.bound.as_ref().and_then(|(_, r)| r.clone()));
         let statements = run.iter().map(|p| &p.statements);
-        out.extend(if run.iter().any(|p| p.fallible) {
-            quote! {
-                let bound = #constant #(+ #per_row)*;
-                rt::with_reserved(out, bound, |w| {
-                    #(#statements)*
-                    Ok(())
-                })?;
-            }
-        } else {
-            quote! {
-                let bound = #constant #(+ #per_row)*;
-                rt::with_reserved(out, bound, |w| {
-                    #(#statements)*
-                });
-            }
+        out.extend(quote! {
+            let bound = #constant #(+ #per_row)*;
+            rt::with_reserved(out, bound, |w| {
+                #(#statements)*
+                Ok(())
+            })?;
         });
         run.clear();
     };
@@ -358,10 +298,9 @@ fn side_body(side: Option<&SideSpec>, columns: &[ColumnAccessor]) -> Result<Toke
             out.extend_from_slice(b"{}");
         },
         Some(side) => {
-            let (pieces, needs_flag) = side_pieces(side, columns, &timestamp_standard(side)?);
-            let flag = if needs_flag { quote!(let mut first = true;) } else { quote!() };
-            let body = assemble(pieces);
-            quote!(#flag #body)
+            let body = assemble(side_pieces(side, columns, &timestamp_standard(side)?));
+            let skip_nulls = side.options.ignore_null_fields;
+            quote!(let mut o = rt::ObjectFields::<#skip_nulls>::new(row, cx); #body)
         }
     })
 }

@@ -8,27 +8,14 @@ use quote::{format_ident, quote};
 
 use kjson_runtime::LogicalType;
 
-/// How a scalar accessor writes a value into reserved capacity (`w`).
+/// What a scalar accessor is given to write with.
 #[derive(Clone, Copy, PartialEq)]
 pub enum ScalarWrite {
-    /// `write(w, index, cx)`.
+    /// The accessor itself.
     Plain,
-    /// `write(w, index, cx)`, returning a `WriteResult` (TIME outside one day).
-    Fallible,
-    /// `write_local::<F>(w, index, cx)` or `write_ltz::<F>(w, index, cx)`: TIMESTAMP spelled as the
-    /// side's `timestamp-format.standard` `F` says, fixed in the generated code.
+    /// TIMESTAMP through `rt::local::<F>` or `rt::ltz::<F>`: spelled as the side's
+    /// `timestamp-format.standard` `F` says, fixed in the generated code.
     Timestamp { ltz: bool },
-}
-
-impl ScalarWrite {
-    /// The call writing the value at `index` of accessor `field` for a side of `standard`.
-    pub fn call(self, field: &Ident, index: &TokenStream, standard: &TokenStream) -> TokenStream {
-        match self {
-            ScalarWrite::Plain | ScalarWrite::Fallible => quote!(self.#field.write(w, #index, cx)),
-            ScalarWrite::Timestamp { ltz: false } => quote!(self.#field.write_local::<#standard>(w, #index, cx)),
-            ScalarWrite::Timestamp { ltz: true } => quote!(self.#field.write_ltz::<#standard>(w, #index, cx)),
-        }
-    }
 }
 
 /// How a value is written.
@@ -93,7 +80,7 @@ impl Node {
 
     /// What the layout primitives take for this value: the scalar accessor (a timestamp's
     /// spelled in `standard`), or `None` for a nested value.
-    fn scalar(&self, standard: &TokenStream) -> Option<TokenStream> {
+    pub fn scalar(&self, standard: &TokenStream) -> Option<TokenStream> {
         let field = &self.field;
         match self.shape {
             Shape::Scalar(ScalarWrite::Timestamp { ltz: false }) => {

@@ -22,47 +22,48 @@ fn header_names_origin_fingerprint_and_spec() {
 #[test]
 fn null_checks_only_where_nullable_and_names_pre_escaped() {
     let code = generate_for_ddl(DDL, "t.sql").unwrap().code;
+    let flat: String = code.split_whitespace().collect();
     // `id` is NOT NULL (primary key): no null check, and it opens the object.
-    assert!(code.contains("w.put(b\"{\\\"id\\\":\");\n                self.id.write(w, row, cx);"), "{code}");
+    assert!(
+        flat.contains("o.field(w,&mutrt::NotNull(&mutself.id),&rt::Prefix(b\"{\\\"id\\\":null\",\"id\"),)?;"),
+        "{code}"
+    );
     assert!(!code.contains("self.id.is_null"));
     // A keyword column gets another identifier; the JSON name keeps its escapes.
     assert!(code.contains("c1_type: rt::Strings<'a>"), "{code}");
-    assert!(code.contains("if !self.c1_type.is_null(row)"));
-    assert!(code.contains("b\",\\\"q\\\\\\\"uote\\\":\""), "{code}");
-    // Nested values go through the nested-value writers and name their field in errors; typed
-    // fields are written into one reservation with their bounds added up.
-    assert!(code.contains("rt::in_field(self.write_r(cx, out, row), \"r\")?;"), "{code}");
+    assert!(code.contains("b\",\\\"q\\\\\\\"uote\\\":null\""), "{code}");
+    // Every field is one call of the runtime's layout primitives; nested values go through
+    // their generated methods. Typed fields are written into one reservation with their bounds
+    // added up.
+    assert!(
+        flat.contains(
+            "o.nested(out,&rt::Prefix(b\",\\\"r\\\":null\",\"r\"),self.r.is_null(row),|out|self.write_r(cx,out,row),)?;"
+        ),
+        "{code}"
+    );
     assert!(code.contains("let bound = 25 + self.id.bound(row) + self.c1_type.bound(row)"), "{code}");
     assert!(code.contains("out.extend_from_slice(b\"}\");"), "{code}");
-    // After a NOT NULL first field the separators are constants: no run-time flag (the ROW's
-    // writer has its own).
+    // After a NOT NULL first field the separators are constants: no run-time separator.
     let (_, value_side) = code.split_once("fn write_value").unwrap();
-    assert!(!value_side.contains("let mut first"), "{code}");
-    assert!(code.contains("const NOT_NULL_COLUMNS: &'static [usize] = &[0];"));
-}
-
-#[test]
-fn a_nullable_first_field_keeps_a_flag_with_ignore_null_fields() {
-    let ddl =
-        DDL.replace("'value.format' = 'json',", "'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY',");
-    let code = generate_for_ddl(&ddl, "t.sql").unwrap().code;
-    assert!(code.contains("let mut first = true;"), "{code}");
-    assert!(code.contains("rt::separator(out, &mut first);"), "{code}");
-}
-
-#[test]
-fn every_field_written_without_ignore_null_fields() {
+    assert!(
+        value_side.contains("rt::ObjectFields::<true>::new(row, cx)") && !value_side.contains("rt::Label"),
+        "{code}"
+    );
     let ddl = DDL
         .replace(", \n    'value.json.encode.ignore-null-fields' = 'true'", "")
         .replace("'value.json.encode.ignore-null-fields' = 'true'", "'value.json.encode.ignore-null-fields' = 'false'");
     let code = generate_for_ddl(&ddl, "t.sql").unwrap().code;
-    assert!(
-        code.contains("if self.c1_type.is_null(row) {\n                    w.put(b\",\\\"type\\\":null\");"),
-        "{code}"
-    );
-    // The top-level separators are constants (a ROW's own writer decides at run time).
     let (_, value_side) = code.split_once("fn write_value").unwrap();
-    assert!(!value_side.contains("separator"), "{code}");
+    assert!(value_side.contains("rt::ObjectFields::<false>::new(row, cx)"), "{code}");
+    // A nullable first field under `encode.ignore-null-fields`: the separators after it depend
+    // on the data, so their names are `rt::Label`s.
+    let ddl = "CREATE TABLE t (a INT, `type` STRING) WITH ('connector' = 'kafka', 'topic' = 't', \
+        'properties.bootstrap.servers' = 'x:1', 'format' = 'json', 'json.encode.ignore-null-fields' = 'true')";
+    let code = generate_for_ddl(ddl, "t.sql").unwrap().code;
+    let (_, value_side) = code.split_once("fn write_value").unwrap();
+    let flat: String = value_side.split_whitespace().collect();
+    assert!(flat.contains("w.put(b\"{\");o.field(w,&mutself.a,&rt::Label{json:b\"\\\"a\\\":\",name:\"a\",}"), "{code}");
+    assert!(flat.contains("&rt::Label{json:b\"\\\"type\\\":\",name:\"type\",}"), "{code}");
 }
 
 #[test]
@@ -77,14 +78,14 @@ fn rows_arrays_and_map_values_get_typed_accessors() {
     assert!(code.contains("rt::list_items(rt::row_field(rt::column(columns, 3)?, 1)?)?"), "{code}");
     // Fields are written by the ROW's method, with their names and errors; items by the ARRAY's;
     // brackets, separators and nulls by the runtime's layout primitives.
-    assert!(code.contains("rt::in_field(self.write_r::<rt::Sql>(cx, out, row), \"r\")?;"), "{code}");
     let flat: String = code.split_whitespace().collect();
+    assert!(flat.contains("|out|self.write_r::<rt::Sql>(cx,out,row),)?;"), "{code}");
     assert!(flat.contains("rt::row(out,|out,first|{rt::scalar_field(&mutself.r_x,out,"), "{code}");
     assert!(flat.contains("&rt::Label{json:b\"\\\"x\\\":\",name:\"x\",}"), "{code}");
     assert!(flat.contains("self.r_ts.is_null(row),|out|self.write_r_ts::<F>(cx,out,row),)?;"), "{code}");
     assert!(flat.contains("rt::scalar_list(out,self.r_ts.range(row),&mutrt::local::<F>(&mutself.r_ts_item),cx,)"));
     // A map's keys are the runtime's; its values are typed.
-    assert!(code.contains("rt::in_field(self.write_m(cx, out, row), \"m\")?;"), "{code}");
+    assert!(flat.contains("|out|self.write_m(cx,out,row),)?;"), "{code}");
     assert!(flat.contains("rt::scalar_map(self.m,cx,out,row,&mutself.m_value)"), "{code}");
     let (nested_methods, _) = code.split_once("impl rt::RowWriter").unwrap();
     assert!(!nested_methods.contains("out.push(") && !nested_methods.contains("b\"null\""), "{code}");
@@ -99,8 +100,8 @@ fn each_side_writes_timestamps_in_its_own_standard() {
     let code = generate_for_ddl(&ddl, "t.sql").unwrap().code;
     let (key_side, value_side) = code.split_once("fn write_value").unwrap();
     let (_, key_side) = key_side.split_once("fn write_key").unwrap();
-    assert!(key_side.contains("self.id.write_ltz::<rt::Iso8601>(w, row, cx);"), "{code}");
-    assert!(value_side.contains("self.id.write_ltz::<rt::Sql>(w, row, cx);"), "{code}");
+    assert!(key_side.contains("&mut rt::NotNull(&mut rt::ltz::<rt::Iso8601>(&mut self.id))"), "{code}");
+    assert!(value_side.contains("&mut rt::NotNull(&mut rt::ltz::<rt::Sql>(&mut self.id))"), "{code}");
     assert!(value_side.contains("self.write_r::<rt::Sql>(cx, out, row)"), "{code}");
     // Nested writers take the standard of the side that calls them.
     assert!(code.contains("fn write_r<F: rt::TimestampStandard>("), "{code}");

@@ -63,6 +63,7 @@ impl rt::RowWriter for LedgerRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 86 + self.id.bound(row) + self.amount.bound(row)
             + self.unit_price.bound(row) + self.rate.bound(row) + self.balance.bound(row)
             + self.quantity.bound(row);
@@ -70,45 +71,32 @@ impl rt::RowWriter for LedgerRows<'_> {
             out,
             bound,
             |w| {
-                if self.id.is_null(row) {
-                    w.put(b"{\"id\":null");
-                } else {
-                    w.put(b"{\"id\":");
-                    self.id.write(w, row, cx);
-                }
-                if self.amount.is_null(row) {
-                    w.put(b",\"amount\":null");
-                } else {
-                    w.put(b",\"amount\":");
-                    self.amount.write(w, row, cx);
-                }
-                if self.unit_price.is_null(row) {
-                    w.put(b",\"unit_price\":null");
-                } else {
-                    w.put(b",\"unit_price\":");
-                    self.unit_price.write(w, row, cx);
-                }
-                if self.rate.is_null(row) {
-                    w.put(b",\"rate\":null");
-                } else {
-                    w.put(b",\"rate\":");
-                    self.rate.write(w, row, cx);
-                }
-                if self.balance.is_null(row) {
-                    w.put(b",\"balance\":null");
-                } else {
-                    w.put(b",\"balance\":");
-                    self.balance.write(w, row, cx);
-                }
-                if self.quantity.is_null(row) {
-                    w.put(b",\"quantity\":null");
-                } else {
-                    w.put(b",\"quantity\":");
-                    self.quantity.write(w, row, cx);
-                }
+                o.field(w, &mut self.id, &rt::Prefix(b"{\"id\":null", "id"))?;
+                o.field(
+                    w,
+                    &mut self.amount,
+                    &rt::Prefix(b",\"amount\":null", "amount"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.unit_price,
+                    &rt::Prefix(b",\"unit_price\":null", "unit_price"),
+                )?;
+                o.field(w, &mut self.rate, &rt::Prefix(b",\"rate\":null", "rate"))?;
+                o.field(
+                    w,
+                    &mut self.balance,
+                    &rt::Prefix(b",\"balance\":null", "balance"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.quantity,
+                    &rt::Prefix(b",\"quantity\":null", "quantity"),
+                )?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
 }

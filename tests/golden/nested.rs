@@ -327,16 +327,21 @@ impl rt::RowWriter for NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 7 + self.id.bound(row);
         rt::with_reserved(
             out,
             bound,
             |w| {
-                w.put(b"{\"id\":");
-                self.id.write(w, row, cx);
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.id),
+                    &rt::Prefix(b"{\"id\":null", "id"),
+                )?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
     #[inline(always)]
@@ -346,51 +351,66 @@ impl rt::RowWriter for NestedRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<true>::new(row, cx);
         let bound = 6 + self.id.bound(row);
         rt::with_reserved(
             out,
             bound,
             |w| {
-                w.put(b"{\"id\":");
-                self.id.write(w, row, cx);
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.id),
+                    &rt::Prefix(b"{\"id\":null", "id"),
+                )?;
+                Ok(())
             },
-        );
-        if !self.r.is_null(row) {
-            out.extend_from_slice(b",\"r\":");
-            rt::in_field(self.write_r::<rt::Sql>(cx, out, row), "r")?;
-        }
-        if !self.ltz_arr.is_null(row) {
-            out.extend_from_slice(b",\"ltz_arr\":");
-            rt::in_field(self.write_ltz_arr::<rt::Sql>(cx, out, row), "ltz_arr")?;
-        }
-        if !self.ts_arr.is_null(row) {
-            out.extend_from_slice(b",\"ts_arr\":");
-            rt::in_field(self.write_ts_arr::<rt::Sql>(cx, out, row), "ts_arr")?;
-        }
-        if !self.ltz_map.is_null(row) {
-            out.extend_from_slice(b",\"ltz_map\":");
-            rt::in_field(self.write_ltz_map::<rt::Sql>(cx, out, row), "ltz_map")?;
-        }
-        if !self.deep.is_null(row) {
-            out.extend_from_slice(b",\"deep\":");
-            rt::in_field(self.write_deep::<rt::Sql>(cx, out, row), "deep")?;
-        }
-        if !self.words.is_null(row) {
-            out.extend_from_slice(b",\"words\":");
-            rt::in_field(self.write_words(cx, out, row), "words")?;
-        }
+        )?;
+        o.nested(
+            out,
+            &rt::Prefix(b",\"r\":null", "r"),
+            self.r.is_null(row),
+            |out| self.write_r::<rt::Sql>(cx, out, row),
+        )?;
+        o.nested(
+            out,
+            &rt::Prefix(b",\"ltz_arr\":null", "ltz_arr"),
+            self.ltz_arr.is_null(row),
+            |out| self.write_ltz_arr::<rt::Sql>(cx, out, row),
+        )?;
+        o.nested(
+            out,
+            &rt::Prefix(b",\"ts_arr\":null", "ts_arr"),
+            self.ts_arr.is_null(row),
+            |out| self.write_ts_arr::<rt::Sql>(cx, out, row),
+        )?;
+        o.nested(
+            out,
+            &rt::Prefix(b",\"ltz_map\":null", "ltz_map"),
+            self.ltz_map.is_null(row),
+            |out| self.write_ltz_map::<rt::Sql>(cx, out, row),
+        )?;
+        o.nested(
+            out,
+            &rt::Prefix(b",\"deep\":null", "deep"),
+            self.deep.is_null(row),
+            |out| self.write_deep::<rt::Sql>(cx, out, row),
+        )?;
+        o.nested(
+            out,
+            &rt::Prefix(b",\"words\":null", "words"),
+            self.words.is_null(row),
+            |out| self.write_words(cx, out, row),
+        )?;
         let bound = 9 + self.note.bound(row);
         rt::with_reserved(
             out,
             bound,
             |w| {
-                if !self.note.is_null(row) {
-                    w.put(b",\"note\":");
-                    self.note.write(w, row, cx);
-                }
+                o.field(w, &mut self.note, &rt::Prefix(b",\"note\":null", "note"))?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
 }

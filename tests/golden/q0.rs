@@ -59,45 +59,34 @@ impl rt::RowWriter for NexmarkQ0Rows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 72 + self.auction.bound(row) + self.bidder.bound(row)
             + self.price.bound(row) + self.date_time.bound(row) + self.extra.bound(row);
         rt::with_reserved(
             out,
             bound,
             |w| {
-                if self.auction.is_null(row) {
-                    w.put(b"{\"auction\":null");
-                } else {
-                    w.put(b"{\"auction\":");
-                    self.auction.write(w, row, cx);
-                }
-                if self.bidder.is_null(row) {
-                    w.put(b",\"bidder\":null");
-                } else {
-                    w.put(b",\"bidder\":");
-                    self.bidder.write(w, row, cx);
-                }
-                if self.price.is_null(row) {
-                    w.put(b",\"price\":null");
-                } else {
-                    w.put(b",\"price\":");
-                    self.price.write(w, row, cx);
-                }
-                if self.date_time.is_null(row) {
-                    w.put(b",\"dateTime\":null");
-                } else {
-                    w.put(b",\"dateTime\":");
-                    self.date_time.write_local::<rt::Sql>(w, row, cx);
-                }
-                if self.extra.is_null(row) {
-                    w.put(b",\"extra\":null");
-                } else {
-                    w.put(b",\"extra\":");
-                    self.extra.write(w, row, cx);
-                }
+                o.field(
+                    w,
+                    &mut self.auction,
+                    &rt::Prefix(b"{\"auction\":null", "auction"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.bidder,
+                    &rt::Prefix(b",\"bidder\":null", "bidder"),
+                )?;
+                o.field(w, &mut self.price, &rt::Prefix(b",\"price\":null", "price"))?;
+                o.field(
+                    w,
+                    &mut rt::local::<rt::Sql>(&mut self.date_time),
+                    &rt::Prefix(b",\"dateTime\":null", "dateTime"),
+                )?;
+                o.field(w, &mut self.extra, &rt::Prefix(b",\"extra\":null", "extra"))?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
 }

@@ -63,18 +63,26 @@ impl rt::RowWriter for NexmarkQ19Rows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 27 + self.auction.bound(row) + self.rank_number.bound(row);
         rt::with_reserved(
             out,
             bound,
             |w| {
-                w.put(b"{\"auction\":");
-                self.auction.write(w, row, cx);
-                w.put(b",\"rank_number\":");
-                self.rank_number.write(w, row, cx);
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.auction),
+                    &rt::Prefix(b"{\"auction\":null", "auction"),
+                )?;
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.rank_number),
+                    &rt::Prefix(b",\"rank_number\":null", "rank_number"),
+                )?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
     #[inline(always)]
@@ -84,6 +92,7 @@ impl rt::RowWriter for NexmarkQ19Rows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 109 + self.auction.bound(row) + self.bidder.bound(row)
             + self.price.bound(row) + self.channel.bound(row) + self.url.bound(row)
             + self.date_time.bound(row) + self.extra.bound(row)
@@ -92,49 +101,38 @@ impl rt::RowWriter for NexmarkQ19Rows<'_> {
             out,
             bound,
             |w| {
-                w.put(b"{\"auction\":");
-                self.auction.write(w, row, cx);
-                if self.bidder.is_null(row) {
-                    w.put(b",\"bidder\":null");
-                } else {
-                    w.put(b",\"bidder\":");
-                    self.bidder.write(w, row, cx);
-                }
-                if self.price.is_null(row) {
-                    w.put(b",\"price\":null");
-                } else {
-                    w.put(b",\"price\":");
-                    self.price.write(w, row, cx);
-                }
-                if self.channel.is_null(row) {
-                    w.put(b",\"channel\":null");
-                } else {
-                    w.put(b",\"channel\":");
-                    self.channel.write(w, row, cx);
-                }
-                if self.url.is_null(row) {
-                    w.put(b",\"url\":null");
-                } else {
-                    w.put(b",\"url\":");
-                    self.url.write(w, row, cx);
-                }
-                if self.date_time.is_null(row) {
-                    w.put(b",\"dateTime\":null");
-                } else {
-                    w.put(b",\"dateTime\":");
-                    self.date_time.write_local::<rt::Sql>(w, row, cx);
-                }
-                if self.extra.is_null(row) {
-                    w.put(b",\"extra\":null");
-                } else {
-                    w.put(b",\"extra\":");
-                    self.extra.write(w, row, cx);
-                }
-                w.put(b",\"rank_number\":");
-                self.rank_number.write(w, row, cx);
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.auction),
+                    &rt::Prefix(b"{\"auction\":null", "auction"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.bidder,
+                    &rt::Prefix(b",\"bidder\":null", "bidder"),
+                )?;
+                o.field(w, &mut self.price, &rt::Prefix(b",\"price\":null", "price"))?;
+                o.field(
+                    w,
+                    &mut self.channel,
+                    &rt::Prefix(b",\"channel\":null", "channel"),
+                )?;
+                o.field(w, &mut self.url, &rt::Prefix(b",\"url\":null", "url"))?;
+                o.field(
+                    w,
+                    &mut rt::local::<rt::Sql>(&mut self.date_time),
+                    &rt::Prefix(b",\"dateTime\":null", "dateTime"),
+                )?;
+                o.field(w, &mut self.extra, &rt::Prefix(b",\"extra\":null", "extra"))?;
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.rank_number),
+                    &rt::Prefix(b",\"rank_number\":null", "rank_number"),
+                )?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
 }

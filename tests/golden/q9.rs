@@ -90,16 +90,21 @@ impl rt::RowWriter for NexmarkQ9Rows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 7 + self.id.bound(row);
         rt::with_reserved(
             out,
             bound,
             |w| {
-                w.put(b"{\"id\":");
-                self.id.write(w, row, cx);
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.id),
+                    &rt::Prefix(b"{\"id\":null", "id"),
+                )?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
     #[inline(always)]
@@ -109,6 +114,7 @@ impl rt::RowWriter for NexmarkQ9Rows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 228 + self.id.bound(row) + self.item_name.bound(row)
             + self.description.bound(row) + self.initial_bid.bound(row)
             + self.reserve.bound(row) + self.date_time.bound(row)
@@ -120,95 +126,77 @@ impl rt::RowWriter for NexmarkQ9Rows<'_> {
             out,
             bound,
             |w| {
-                w.put(b"{\"id\":");
-                self.id.write(w, row, cx);
-                if self.item_name.is_null(row) {
-                    w.put(b",\"itemName\":null");
-                } else {
-                    w.put(b",\"itemName\":");
-                    self.item_name.write(w, row, cx);
-                }
-                if self.description.is_null(row) {
-                    w.put(b",\"description\":null");
-                } else {
-                    w.put(b",\"description\":");
-                    self.description.write(w, row, cx);
-                }
-                if self.initial_bid.is_null(row) {
-                    w.put(b",\"initialBid\":null");
-                } else {
-                    w.put(b",\"initialBid\":");
-                    self.initial_bid.write(w, row, cx);
-                }
-                if self.reserve.is_null(row) {
-                    w.put(b",\"reserve\":null");
-                } else {
-                    w.put(b",\"reserve\":");
-                    self.reserve.write(w, row, cx);
-                }
-                if self.date_time.is_null(row) {
-                    w.put(b",\"dateTime\":null");
-                } else {
-                    w.put(b",\"dateTime\":");
-                    self.date_time.write_local::<rt::Sql>(w, row, cx);
-                }
-                if self.expires.is_null(row) {
-                    w.put(b",\"expires\":null");
-                } else {
-                    w.put(b",\"expires\":");
-                    self.expires.write_local::<rt::Sql>(w, row, cx);
-                }
-                if self.seller.is_null(row) {
-                    w.put(b",\"seller\":null");
-                } else {
-                    w.put(b",\"seller\":");
-                    self.seller.write(w, row, cx);
-                }
-                if self.category.is_null(row) {
-                    w.put(b",\"category\":null");
-                } else {
-                    w.put(b",\"category\":");
-                    self.category.write(w, row, cx);
-                }
-                if self.extra.is_null(row) {
-                    w.put(b",\"extra\":null");
-                } else {
-                    w.put(b",\"extra\":");
-                    self.extra.write(w, row, cx);
-                }
-                if self.auction.is_null(row) {
-                    w.put(b",\"auction\":null");
-                } else {
-                    w.put(b",\"auction\":");
-                    self.auction.write(w, row, cx);
-                }
-                if self.bidder.is_null(row) {
-                    w.put(b",\"bidder\":null");
-                } else {
-                    w.put(b",\"bidder\":");
-                    self.bidder.write(w, row, cx);
-                }
-                if self.price.is_null(row) {
-                    w.put(b",\"price\":null");
-                } else {
-                    w.put(b",\"price\":");
-                    self.price.write(w, row, cx);
-                }
-                if self.bid_date_time.is_null(row) {
-                    w.put(b",\"bid_dateTime\":null");
-                } else {
-                    w.put(b",\"bid_dateTime\":");
-                    self.bid_date_time.write_local::<rt::Sql>(w, row, cx);
-                }
-                if self.bid_extra.is_null(row) {
-                    w.put(b",\"bid_extra\":null");
-                } else {
-                    w.put(b",\"bid_extra\":");
-                    self.bid_extra.write(w, row, cx);
-                }
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.id),
+                    &rt::Prefix(b"{\"id\":null", "id"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.item_name,
+                    &rt::Prefix(b",\"itemName\":null", "itemName"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.description,
+                    &rt::Prefix(b",\"description\":null", "description"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.initial_bid,
+                    &rt::Prefix(b",\"initialBid\":null", "initialBid"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.reserve,
+                    &rt::Prefix(b",\"reserve\":null", "reserve"),
+                )?;
+                o.field(
+                    w,
+                    &mut rt::local::<rt::Sql>(&mut self.date_time),
+                    &rt::Prefix(b",\"dateTime\":null", "dateTime"),
+                )?;
+                o.field(
+                    w,
+                    &mut rt::local::<rt::Sql>(&mut self.expires),
+                    &rt::Prefix(b",\"expires\":null", "expires"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.seller,
+                    &rt::Prefix(b",\"seller\":null", "seller"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.category,
+                    &rt::Prefix(b",\"category\":null", "category"),
+                )?;
+                o.field(w, &mut self.extra, &rt::Prefix(b",\"extra\":null", "extra"))?;
+                o.field(
+                    w,
+                    &mut self.auction,
+                    &rt::Prefix(b",\"auction\":null", "auction"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.bidder,
+                    &rt::Prefix(b",\"bidder\":null", "bidder"),
+                )?;
+                o.field(w, &mut self.price, &rt::Prefix(b",\"price\":null", "price"))?;
+                o.field(
+                    w,
+                    &mut rt::local::<rt::Sql>(&mut self.bid_date_time),
+                    &rt::Prefix(b",\"bid_dateTime\":null", "bid_dateTime"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.bid_extra,
+                    &rt::Prefix(b",\"bid_extra\":null", "bid_extra"),
+                )?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
 }

@@ -83,6 +83,7 @@ impl rt::RowWriter for SensorRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 175 + self.id.bound(row) + self.temperature.bound(row)
             + self.humidity.bound(row) + self.pressure.bound(row)
             + self.voltage.bound(row) + self.current_a.bound(row)
@@ -93,75 +94,61 @@ impl rt::RowWriter for SensorRows<'_> {
             out,
             bound,
             |w| {
-                if self.id.is_null(row) {
-                    w.put(b"{\"id\":null");
-                } else {
-                    w.put(b"{\"id\":");
-                    self.id.write(w, row, cx);
-                }
-                if self.temperature.is_null(row) {
-                    w.put(b",\"temperature\":null");
-                } else {
-                    w.put(b",\"temperature\":");
-                    self.temperature.write(w, row, cx);
-                }
-                if self.humidity.is_null(row) {
-                    w.put(b",\"humidity\":null");
-                } else {
-                    w.put(b",\"humidity\":");
-                    self.humidity.write(w, row, cx);
-                }
-                if self.pressure.is_null(row) {
-                    w.put(b",\"pressure\":null");
-                } else {
-                    w.put(b",\"pressure\":");
-                    self.pressure.write(w, row, cx);
-                }
-                if self.voltage.is_null(row) {
-                    w.put(b",\"voltage\":null");
-                } else {
-                    w.put(b",\"voltage\":");
-                    self.voltage.write(w, row, cx);
-                }
-                if self.current_a.is_null(row) {
-                    w.put(b",\"current_a\":null");
-                } else {
-                    w.put(b",\"current_a\":");
-                    self.current_a.write(w, row, cx);
-                }
-                if self.power_w.is_null(row) {
-                    w.put(b",\"power_w\":null");
-                } else {
-                    w.put(b",\"power_w\":");
-                    self.power_w.write(w, row, cx);
-                }
-                if self.latitude.is_null(row) {
-                    w.put(b",\"latitude\":null");
-                } else {
-                    w.put(b",\"latitude\":");
-                    self.latitude.write(w, row, cx);
-                }
-                if self.longitude.is_null(row) {
-                    w.put(b",\"longitude\":null");
-                } else {
-                    w.put(b",\"longitude\":");
-                    self.longitude.write(w, row, cx);
-                }
-                if self.battery.is_null(row) {
-                    w.put(b",\"battery\":null");
-                } else {
-                    w.put(b",\"battery\":");
-                    self.battery.write(w, row, cx);
-                }
-                if self.signal_dbm.is_null(row) {
-                    w.put(b",\"signal_dbm\":null");
-                } else {
-                    w.put(b",\"signal_dbm\":");
-                    self.signal_dbm.write(w, row, cx);
-                }
+                o.field(w, &mut self.id, &rt::Prefix(b"{\"id\":null", "id"))?;
+                o.field(
+                    w,
+                    &mut self.temperature,
+                    &rt::Prefix(b",\"temperature\":null", "temperature"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.humidity,
+                    &rt::Prefix(b",\"humidity\":null", "humidity"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.pressure,
+                    &rt::Prefix(b",\"pressure\":null", "pressure"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.voltage,
+                    &rt::Prefix(b",\"voltage\":null", "voltage"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.current_a,
+                    &rt::Prefix(b",\"current_a\":null", "current_a"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.power_w,
+                    &rt::Prefix(b",\"power_w\":null", "power_w"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.latitude,
+                    &rt::Prefix(b",\"latitude\":null", "latitude"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.longitude,
+                    &rt::Prefix(b",\"longitude\":null", "longitude"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.battery,
+                    &rt::Prefix(b",\"battery\":null", "battery"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.signal_dbm,
+                    &rt::Prefix(b",\"signal_dbm\":null", "signal_dbm"),
+                )?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
 }

@@ -145,22 +145,22 @@ impl rt::RowWriter for WideRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 19 + self.k_id.bound(row) + self.k_part.bound(row);
         rt::with_reserved(
             out,
             bound,
             |w| {
-                w.put(b"{\"id\":");
-                self.k_id.write(w, row, cx);
-                if self.k_part.is_null(row) {
-                    w.put(b",\"part\":null");
-                } else {
-                    w.put(b",\"part\":");
-                    self.k_part.write(w, row, cx);
-                }
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.k_id),
+                    &rt::Prefix(b"{\"id\":null", "id"),
+                )?;
+                o.field(w, &mut self.k_part, &rt::Prefix(b",\"part\":null", "part"))?;
                 w.put(b"}");
+                Ok(())
             },
-        );
+        )?;
         Ok(())
     }
     #[inline(always)]
@@ -170,6 +170,7 @@ impl rt::RowWriter for WideRows<'_> {
         out: &mut Vec<u8>,
         row: usize,
     ) -> rt::WriteResult {
+        let mut o = rt::ObjectFields::<false>::new(row, cx);
         let bound = 298 + self.b.bound(row) + self.b_nn.bound(row) + self.ti.bound(row)
             + self.si.bound(row) + self.i.bound(row) + self.i_nn.bound(row)
             + self.bi.bound(row) + self.f.bound(row) + self.d.bound(row)
@@ -184,156 +185,81 @@ impl rt::RowWriter for WideRows<'_> {
             out,
             bound,
             |w| {
-                if self.b.is_null(row) {
-                    w.put(b"{\"b\":null");
-                } else {
-                    w.put(b"{\"b\":");
-                    self.b.write(w, row, cx);
-                }
-                w.put(b",\"b_nn\":");
-                self.b_nn.write(w, row, cx);
-                if self.ti.is_null(row) {
-                    w.put(b",\"ti\":null");
-                } else {
-                    w.put(b",\"ti\":");
-                    self.ti.write(w, row, cx);
-                }
-                if self.si.is_null(row) {
-                    w.put(b",\"si\":null");
-                } else {
-                    w.put(b",\"si\":");
-                    self.si.write(w, row, cx);
-                }
-                if self.i.is_null(row) {
-                    w.put(b",\"i\":null");
-                } else {
-                    w.put(b",\"i\":");
-                    self.i.write(w, row, cx);
-                }
-                w.put(b",\"i_nn\":");
-                self.i_nn.write(w, row, cx);
-                if self.bi.is_null(row) {
-                    w.put(b",\"bi\":null");
-                } else {
-                    w.put(b",\"bi\":");
-                    self.bi.write(w, row, cx);
-                }
-                if self.f.is_null(row) {
-                    w.put(b",\"f\":null");
-                } else {
-                    w.put(b",\"f\":");
-                    self.f.write(w, row, cx);
-                }
-                if self.d.is_null(row) {
-                    w.put(b",\"d\":null");
-                } else {
-                    w.put(b",\"d\":");
-                    self.d.write(w, row, cx);
-                }
-                if self.dec_10_2.is_null(row) {
-                    w.put(b",\"dec_10_2\":null");
-                } else {
-                    w.put(b",\"dec_10_2\":");
-                    self.dec_10_2.write(w, row, cx);
-                }
-                if self.dec_38_18.is_null(row) {
-                    w.put(b",\"dec_38_18\":null");
-                } else {
-                    w.put(b",\"dec_38_18\":");
-                    self.dec_38_18.write(w, row, cx);
-                }
-                if self.dec_default.is_null(row) {
-                    w.put(b",\"dec_default\":null");
-                } else {
-                    w.put(b",\"dec_default\":");
-                    self.dec_default.write(w, row, cx);
-                }
-                if self.ch.is_null(row) {
-                    w.put(b",\"ch\":null");
-                } else {
-                    w.put(b",\"ch\":");
-                    self.ch.write(w, row, cx);
-                }
-                if self.vc.is_null(row) {
-                    w.put(b",\"vc\":null");
-                } else {
-                    w.put(b",\"vc\":");
-                    self.vc.write(w, row, cx);
-                }
-                if self.s.is_null(row) {
-                    w.put(b",\"s\":null");
-                } else {
-                    w.put(b",\"s\":");
-                    self.s.write(w, row, cx);
-                }
-                w.put(b",\"s_nn\":");
-                self.s_nn.write(w, row, cx);
-                if self.bin.is_null(row) {
-                    w.put(b",\"bin\":null");
-                } else {
-                    w.put(b",\"bin\":");
-                    self.bin.write(w, row, cx);
-                }
-                if self.vbin.is_null(row) {
-                    w.put(b",\"vbin\":null");
-                } else {
-                    w.put(b",\"vbin\":");
-                    self.vbin.write(w, row, cx);
-                }
-                if self.bytes_col.is_null(row) {
-                    w.put(b",\"bytes_col\":null");
-                } else {
-                    w.put(b",\"bytes_col\":");
-                    self.bytes_col.write(w, row, cx);
-                }
-                if self.dt.is_null(row) {
-                    w.put(b",\"dt\":null");
-                } else {
-                    w.put(b",\"dt\":");
-                    self.dt.write(w, row, cx);
-                }
-                if self.tm.is_null(row) {
-                    w.put(b",\"tm\":null");
-                } else {
-                    w.put(b",\"tm\":");
-                    rt::in_field(self.tm.write(w, row, cx), "tm")?;
-                }
-                if self.tm3.is_null(row) {
-                    w.put(b",\"tm3\":null");
-                } else {
-                    w.put(b",\"tm3\":");
-                    rt::in_field(self.tm3.write(w, row, cx), "tm3")?;
-                }
-                if self.ts.is_null(row) {
-                    w.put(b",\"ts\":null");
-                } else {
-                    w.put(b",\"ts\":");
-                    self.ts.write_local::<rt::Iso8601>(w, row, cx);
-                }
-                if self.ts3.is_null(row) {
-                    w.put(b",\"ts3\":null");
-                } else {
-                    w.put(b",\"ts3\":");
-                    self.ts3.write_local::<rt::Iso8601>(w, row, cx);
-                }
-                if self.ts9.is_null(row) {
-                    w.put(b",\"ts9\":null");
-                } else {
-                    w.put(b",\"ts9\":");
-                    self.ts9.write_local::<rt::Iso8601>(w, row, cx);
-                }
-                if self.ltz.is_null(row) {
-                    w.put(b",\"ltz\":null");
-                } else {
-                    w.put(b",\"ltz\":");
-                    self.ltz.write_ltz::<rt::Iso8601>(w, row, cx);
-                }
-                if self.ltz3.is_null(row) {
-                    w.put(b",\"ltz3\":null");
-                } else {
-                    w.put(b",\"ltz3\":");
-                    self.ltz3.write_ltz::<rt::Iso8601>(w, row, cx);
-                }
+                o.field(w, &mut self.b, &rt::Prefix(b"{\"b\":null", "b"))?;
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.b_nn),
+                    &rt::Prefix(b",\"b_nn\":null", "b_nn"),
+                )?;
+                o.field(w, &mut self.ti, &rt::Prefix(b",\"ti\":null", "ti"))?;
+                o.field(w, &mut self.si, &rt::Prefix(b",\"si\":null", "si"))?;
+                o.field(w, &mut self.i, &rt::Prefix(b",\"i\":null", "i"))?;
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.i_nn),
+                    &rt::Prefix(b",\"i_nn\":null", "i_nn"),
+                )?;
+                o.field(w, &mut self.bi, &rt::Prefix(b",\"bi\":null", "bi"))?;
+                o.field(w, &mut self.f, &rt::Prefix(b",\"f\":null", "f"))?;
+                o.field(w, &mut self.d, &rt::Prefix(b",\"d\":null", "d"))?;
+                o.field(
+                    w,
+                    &mut self.dec_10_2,
+                    &rt::Prefix(b",\"dec_10_2\":null", "dec_10_2"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.dec_38_18,
+                    &rt::Prefix(b",\"dec_38_18\":null", "dec_38_18"),
+                )?;
+                o.field(
+                    w,
+                    &mut self.dec_default,
+                    &rt::Prefix(b",\"dec_default\":null", "dec_default"),
+                )?;
+                o.field(w, &mut self.ch, &rt::Prefix(b",\"ch\":null", "ch"))?;
+                o.field(w, &mut self.vc, &rt::Prefix(b",\"vc\":null", "vc"))?;
+                o.field(w, &mut self.s, &rt::Prefix(b",\"s\":null", "s"))?;
+                o.field(
+                    w,
+                    &mut rt::NotNull(&mut self.s_nn),
+                    &rt::Prefix(b",\"s_nn\":null", "s_nn"),
+                )?;
+                o.field(w, &mut self.bin, &rt::Prefix(b",\"bin\":null", "bin"))?;
+                o.field(w, &mut self.vbin, &rt::Prefix(b",\"vbin\":null", "vbin"))?;
+                o.field(
+                    w,
+                    &mut self.bytes_col,
+                    &rt::Prefix(b",\"bytes_col\":null", "bytes_col"),
+                )?;
+                o.field(w, &mut self.dt, &rt::Prefix(b",\"dt\":null", "dt"))?;
+                o.field(w, &mut self.tm, &rt::Prefix(b",\"tm\":null", "tm"))?;
+                o.field(w, &mut self.tm3, &rt::Prefix(b",\"tm3\":null", "tm3"))?;
+                o.field(
+                    w,
+                    &mut rt::local::<rt::Iso8601>(&mut self.ts),
+                    &rt::Prefix(b",\"ts\":null", "ts"),
+                )?;
+                o.field(
+                    w,
+                    &mut rt::local::<rt::Iso8601>(&mut self.ts3),
+                    &rt::Prefix(b",\"ts3\":null", "ts3"),
+                )?;
+                o.field(
+                    w,
+                    &mut rt::local::<rt::Iso8601>(&mut self.ts9),
+                    &rt::Prefix(b",\"ts9\":null", "ts9"),
+                )?;
+                o.field(
+                    w,
+                    &mut rt::ltz::<rt::Iso8601>(&mut self.ltz),
+                    &rt::Prefix(b",\"ltz\":null", "ltz"),
+                )?;
+                o.field(
+                    w,
+                    &mut rt::ltz::<rt::Iso8601>(&mut self.ltz3),
+                    &rt::Prefix(b",\"ltz3\":null", "ltz3"),
+                )?;
                 w.put(b"}");
                 Ok(())
             },

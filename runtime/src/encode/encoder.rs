@@ -3,11 +3,11 @@
 use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 
 use super::bind::{bind, undictionary, BoundColumn};
+use super::context::{ValueError, WriteContext, WriteResult};
 use super::plan::{physical_fields, Plan};
 use super::program::{ProgramRows, SideFields};
 use super::row_writer::RowWriter;
 use super::slab::{KeyValueSlabs, Slab};
-use super::write::{ValueError, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
 use crate::spec::{Envelope, SideSpec, SinkSpec};

@@ -6,8 +6,25 @@
 use std::ops::Range;
 
 use super::access::{Maps, Scalar};
-use super::write::{WriteContext, WriteResult};
+use super::context::{WriteContext, WriteResult};
 use crate::spelling::sink::{with_reserved, ByteSink};
+
+mod map;
+mod object;
+pub use map::{map, MapValues, ScalarValues};
+pub use object::{object_field, object_nested_field, NotNull, ObjectFields, Prefix};
+
+/// A MAP or MULTISET of scalar values, null values as `null`.
+#[inline(always)]
+pub fn scalar_map<A: Scalar>(
+    maps: Maps<'_>,
+    cx: &WriteContext,
+    out: &mut Vec<u8>,
+    row: usize,
+    accessor: &mut A,
+) -> WriteResult {
+    map(maps, cx, out, row, &mut ScalarValues(accessor))
+}
 
 /// A scalar value, or `null`, in one reservation. Inlined, so generated code's ARRAY loops write
 /// their items in place (with the fixed-size names of [`Label`]; docs/performance.md).
@@ -74,31 +91,6 @@ pub fn scalar_list<A: Scalar>(
     list(out, items, |out, item| nullable_scalar(accessor, out, item, cx))
 }
 
-/// A MAP or MULTISET: keys by [`Maps::write`] (null keys, repeated keys), each value (null
-/// included) by `value`.
-#[inline(always)]
-pub fn map(
-    map: Maps<'_>,
-    cx: &WriteContext,
-    out: &mut Vec<u8>,
-    row: usize,
-    value: impl FnMut(&mut Vec<u8>, usize) -> WriteResult,
-) -> WriteResult {
-    map.write(cx, out, row, value)
-}
-
-/// A MAP or MULTISET of scalar values, null values as `null`.
-#[inline(always)]
-pub fn scalar_map<A: Scalar>(
-    maps: Maps<'_>,
-    cx: &WriteContext,
-    out: &mut Vec<u8>,
-    row: usize,
-    accessor: &mut A,
-) -> WriteResult {
-    map(maps, cx, out, row, |out, entry| nullable_scalar_apart(accessor, out, entry, cx))
-}
-
 /// A ROW: `{`, the fields written by `fields` (which get the `first` flag the field primitives
 /// keep), `}`.
 #[inline(always)]
@@ -118,6 +110,12 @@ pub trait FieldLabel {
     fn bound(&self) -> usize;
     /// `,` unless `first`, then `"name":`; clears `first`.
     fn put<S: ByteSink>(&self, out: &mut S, first: &mut bool);
+    /// [`FieldLabel::put`], then `null`.
+    #[inline(always)]
+    fn put_null<S: ByteSink>(&self, out: &mut S, first: &mut bool) {
+        self.put(out, first);
+        out.put_chunk(b"null", 4);
+    }
 }
 
 /// A ROW field's name as generated code knows it: `"name":` escaped at generation time, its
@@ -171,14 +169,8 @@ pub fn scalar_field<A: Scalar, N: FieldLabel>(
     }
     let value_bound = if null { 4 } else { accessor.bound(row) };
     with_reserved(out, name.bound() + value_bound, |w| {
-        name.put(w, first);
-        if null {
-            w.put_chunk(b"null", 4);
-            return Ok(());
-        }
-        accessor.put(w, row, cx)
+        object_field::<false, _, _, _>(accessor, w, name, row, cx, first)
     })
-    .map_err(|e| e.within(name.name()))
 }
 
 /// A nested ROW field: separator, name and the value `write` writes (or `null`); a null is left
@@ -195,6 +187,5 @@ pub fn nested_field<N: FieldLabel>(
     if null && cx.options.ignore_null_fields {
         return Ok(());
     }
-    name.put(out, first);
-    nullable(out, null, write).map_err(|e| e.within(name.name()))
+    object_nested_field::<false, _>(out, name, first, null, write)
 }

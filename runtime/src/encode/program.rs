@@ -13,10 +13,10 @@ use super::access::{
     Timestamps,
 };
 use super::bind::BoundColumn;
-use super::layout;
+use super::context::{WriteContext, WriteResult};
+use super::layout::{self, FieldLabel};
 use super::plan::field_name_json;
 use super::row_writer::RowWriter;
-use super::write::{WriteContext, WriteResult};
 use crate::error::Result;
 use crate::spelling::sink::{with_reserved, ByteSink, Reserved};
 use nested::{NestedProgram, RowFieldName};
@@ -68,9 +68,16 @@ macro_rules! on_scalar {
 }
 
 mod nested;
+pub(crate) use nested::write_merged_rows;
 
 impl<'a> ColumnProgram<'a> {
     fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
+        Self::bind_scanning(column, true)
+    }
+
+    /// `scan_strings`: whether string columns look for a value buffer that needs no escaping
+    /// (a scan of the buffer; worth it for a batch, not for one value).
+    fn bind_scanning(column: &'a BoundColumn<'a>, scan_strings: bool) -> Result<Self> {
         let c = column;
         Ok(match column {
             BoundColumn::Boolean(_) => ColumnProgram::Bool(BindColumn::bind(c)?),
@@ -81,14 +88,15 @@ impl<'a> ColumnProgram<'a> {
             BoundColumn::F32(_) => ColumnProgram::F32(BindColumn::bind(c)?),
             BoundColumn::F64(_) => ColumnProgram::F64(BindColumn::bind(c)?),
             BoundColumn::Decimal(..) => ColumnProgram::Decimal(BindColumn::bind(c)?),
-            BoundColumn::Str(..) => ColumnProgram::Str(BindColumn::bind(c)?),
+            BoundColumn::Str(..) if scan_strings => ColumnProgram::Str(BindColumn::bind(c)?),
+            BoundColumn::Str(..) => ColumnProgram::Str(Strings::bind_unscanned(c)?),
             BoundColumn::Bytes(..) => ColumnProgram::Bytes(BindColumn::bind(c)?),
             BoundColumn::Date32(_) | BoundColumn::Date64(_) => ColumnProgram::Date(BindColumn::bind(c)?),
             BoundColumn::Time32 { .. } | BoundColumn::Time64 { .. } => ColumnProgram::Time(BindColumn::bind(c)?),
             BoundColumn::Timestamp { .. } => ColumnProgram::Timestamp(BindColumn::bind(c)?),
             BoundColumn::DayTime(_) | BoundColumn::Duration { .. } => ColumnProgram::Interval(BindColumn::bind(c)?),
             BoundColumn::List { .. } | BoundColumn::Map { .. } | BoundColumn::Row { .. } => {
-                ColumnProgram::Nested(Box::new(NestedProgram::bind(c)?))
+                ColumnProgram::Nested(Box::new(NestedProgram::bind(c, scan_strings)?))
             }
         })
     }
@@ -110,6 +118,19 @@ impl<'a> ColumnProgram<'a> {
                 let null = nested.is_null(row);
                 layout::nested_field(out, name, cx, first, null, |out| nested.write(out, row, cx))
             }
+        )
+    }
+
+    #[inline(always)]
+    fn is_null(&self, row: usize) -> bool {
+        on_scalar!(self, a => a.null(row), ColumnProgram::Nested(nested) => nested.is_null(row))
+    }
+
+    /// Writes the value at `row`, `null` included.
+    fn write_nullable(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
+        on_scalar!(
+            self, a => layout::nullable_scalar_apart(a, out, row, cx),
+            ColumnProgram::Nested(nested) => layout::MapValues::write(&mut **nested, out, row, cx)
         )
     }
 
@@ -142,29 +163,9 @@ impl<'a> ColumnProgram<'a> {
         cx: &WriteContext,
         first: &mut bool,
     ) -> WriteResult {
-        on_scalar!(self, a => scalar_field::<SKIP_NULLS, WIDTH, _, _>(a, out, field, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
+        let name = &Prefixed::<SKIP_NULLS, WIDTH>(field);
+        on_scalar!(self, a => layout::object_field::<SKIP_NULLS, _, _, _>(a, out, name, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
     }
-}
-
-#[inline(always)]
-fn scalar_field<const SKIP_NULLS: bool, const WIDTH: usize, A: Scalar, S: ByteSink>(
-    accessor: &mut A,
-    out: &mut S,
-    field: &FieldName,
-    row: usize,
-    cx: &WriteContext,
-    first: &mut bool,
-) -> WriteResult {
-    let null = accessor.null(row);
-    if null && SKIP_NULLS {
-        return Ok(());
-    }
-    field.put_prefix::<SKIP_NULLS, WIDTH, _>(out, first);
-    if null {
-        out.put_chunk(b"null", 4);
-        return Ok(());
-    }
-    accessor.put(out, row, cx).map_err(|e| e.within(&field.name))
 }
 
 /// Longest `,"name":` stored as a fixed-size chunk.
@@ -211,6 +212,25 @@ impl FieldName {
     /// The most bytes `put_prefix` writes.
     fn bound(&self) -> usize {
         1 + self.prefix.len().max(NAME_CHUNK)
+    }
+}
+
+/// A side's field as the layout primitives take it, its separator rule and chunk width fixed.
+struct Prefixed<'f, const SKIP_NULLS: bool, const WIDTH: usize>(&'f FieldName);
+
+impl<const SKIP_NULLS: bool, const WIDTH: usize> FieldLabel for Prefixed<'_, SKIP_NULLS, WIDTH> {
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    #[inline(always)]
+    fn bound(&self) -> usize {
+        self.0.bound()
+    }
+
+    #[inline(always)]
+    fn put<S: ByteSink>(&self, out: &mut S, first: &mut bool) {
+        self.0.put_prefix::<SKIP_NULLS, WIDTH, S>(out, first);
     }
 }
 
@@ -393,16 +413,8 @@ fn nested_field<const SKIP_NULLS: bool>(
     cx: &WriteContext,
     first: &mut bool,
 ) -> WriteResult {
-    let null = values.is_null(row);
-    if null && SKIP_NULLS {
-        return Ok(());
-    }
-    field.put_prefix::<SKIP_NULLS, 0, _>(out, first);
-    if null {
-        out.extend_from_slice(b"null");
-        return Ok(());
-    }
-    values.write(out, row, cx).map_err(|e| e.within(&field.name))
+    let (name, null) = (&Prefixed::<SKIP_NULLS, 0>(field), values.is_null(row));
+    layout::object_nested_field::<SKIP_NULLS, _>(out, name, first, null, |out| values.write(out, row, cx))
 }
 
 /// A part of a side's row: scalar fields written into one reservation (`fixed` bytes plus the

@@ -1,5 +1,5 @@
 //! The one interface between the row loop and what writes a row's key and value objects.
-use super::write::{WriteContext, WriteResult};
+use super::context::{WriteContext, WriteResult};
 
 /// Writes the JSON object of one row for each side of the record. The dynamic encoder runs
 /// column programs (`ProgramRows`); a generated encoder has one specialized function per side.

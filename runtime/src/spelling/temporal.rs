@@ -191,6 +191,9 @@ fn put_fraction(dst: &mut [u8], nano_of_second: u32) -> usize {
 /// Writes at most [`TIME_BOUND`] bytes.
 ///
 /// Flink only ever holds 0..86_399_999 here; other values wrap around the day instead of failing.
+/// Inlined into the TIME accessor's write: a call per value costs more than the body
+/// (docs/performance.md).
+#[inline]
 pub fn write_time_json<S: ByteSink>(out: &mut S, millis_of_day: i32, version: FlinkVersion) {
     let millis = millis_of_day.rem_euclid(MILLIS_PER_DAY as i32) as u32;
     let nano_of_second = if version.time_has_fraction() { millis % 1000 * NANOS_PER_MILLI } else { 0 };

@@ -4,15 +4,15 @@
 //!
 //! Every typed accessor has `is_null(row)`, `write(out, row, cx)` into any [`ByteSink`] (only
 //! called for a non-null value), and `bound(row)`: the most bytes `write` puts into a
-//! [`crate::spelling::sink::Reserved`] sink for that row. [`Values`] (the nested-value writers) writes
-//! into the `Vec` itself and returns a [`WriteResult`], as its values can fail. [`Timestamps`]
+//! [`crate::spelling::sink::Reserved`] sink for that row; [`Times`]'s returns a [`WriteResult`],
+//! as a TIME outside one day fails. Each converts its Arrow units in one place. [`Timestamps`]
 //! also has `write_local` and `write_ltz`, which generated code calls with its side's
 //! `timestamp-format.standard` as a type.
 use arrow_array::{Array, BooleanArray};
 use arrow_buffer::NullBuffer;
 
 use crate::encode::bind::{BoundColumn, ByteValues, Prim, TimestampValues};
-use crate::encode::write::{day_time_millis, write_time, write_value, WriteContext, WriteResult};
+use crate::encode::context::{ValueError, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::float;
 use crate::spelling::sink::ByteSink;
@@ -402,8 +402,17 @@ impl Times<'_> {
             TimeValues::Time32(p) => i64::from(p.values[row]) * self.mul / self.div,
             TimeValues::Time64(p) => p.values[row].wrapping_mul(self.mul) / self.div,
         };
-        write_time(cx, out, millis)
+        if !(0..86_400_000).contains(&millis) {
+            return Err(time_out_of_range(millis));
+        }
+        temporal::write_time_json(out, millis as i32, cx.compatibility.flink_version);
+        Ok(())
     }
+}
+
+#[cold]
+fn time_out_of_range(millis: i64) -> ValueError {
+    ValueError::OutOfRange { what: format!("TIME value of {millis} ms is outside one day"), path: vec![] }
 }
 
 /// INTERVAL DAY TO SECOND from Int64 milliseconds, Interval(DayTime) or Duration, as
@@ -451,34 +460,13 @@ impl Intervals<'_> {
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) {
         match self {
             Intervals::Millis(p) => spelling::write_int(out, p.values[row]),
-            Intervals::DayTime(p) => spelling::write_int(out, day_time_millis(p.values[row])),
+            Intervals::DayTime(p) => {
+                let v = p.values[row];
+                spelling::write_int(out, i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds))
+            }
             Intervals::Duration { values, mul, div } => {
                 spelling::write_int(out, values.values[row].wrapping_mul(*mul) / *div)
             }
         }
-    }
-}
-
-/// Any other value (ARRAY, MAP, MULTISET, ROW) through the dynamic encoder's nested-value
-/// writers, straight into the `Vec`.
-pub struct Values<'a> {
-    column: &'a BoundColumn<'a>,
-}
-
-impl<'a> BindColumn<'a> for Values<'a> {
-    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
-        Ok(Values { column })
-    }
-}
-
-impl Values<'_> {
-    #[inline(always)]
-    pub fn is_null(&self, row: usize) -> bool {
-        self.column.is_null(row)
-    }
-
-    #[inline(always)]
-    pub fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
-        write_value(cx, out, self.column, row)
     }
 }

@@ -8,8 +8,9 @@ mod scalar;
 mod strings;
 
 pub use columns::{
-    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Times, Timestamps, Values,
+    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Times, Timestamps,
 };
 pub use nested::{list_items, map_values, row_field, Lists, Maps, Structs};
+pub(crate) use nested::{Keys, SMALL_MAP};
 pub use scalar::{local, ltz, Local, Ltz, Scalar};
 pub use strings::Strings;

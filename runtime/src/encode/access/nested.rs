@@ -1,14 +1,15 @@
-//! Accessors of nested layouts for generated code: a ROW's or an ARRAY's own nulls (and an
-//! ARRAY's offsets), and the child columns that typed accessors of the fields and items bind to.
-//! The generated code writes the brackets, names and separators itself.
+//! Accessors of nested layouts: a ROW's, an ARRAY's or a MAP's own nulls (and an ARRAY's or a
+//! MAP's offsets, a MAP's keys), and the child columns that typed accessors of the fields, items
+//! and values bind to. The layout primitives (`encode/layout.rs`) write brackets, names and
+//! separators.
+use std::borrow::Cow;
+
 use arrow_buffer::NullBuffer;
 
 use super::columns::BindColumn;
-use crate::encode::bind::{BoundColumn, Offsets};
-use crate::encode::write::{
-    distinct_utf8_keys, entry_key, has_duplicate_keys, write_key, write_value, WriteContext, WriteResult,
-};
+use crate::encode::bind::{BoundColumn, ByteValues, Offsets};
 use crate::error::{KjsonError, Result};
+use crate::spelling::escape;
 
 #[cold]
 fn not_nested(expected: &str) -> KjsonError {
@@ -65,74 +66,122 @@ impl Lists<'_> {
     }
 }
 
-/// MAP and MULTISET: keys as the nested-value writers handle them (null keys, lossy binary
-/// keys); each value is written by the generated code's typed accessor of the value column.
+/// MAP and MULTISET: its nulls, the range of entry positions of each value and its keys; each
+/// value is written by a typed accessor of the value column (`layout::map`).
 #[derive(Clone, Copy)]
 pub struct Maps<'a> {
-    column: &'a BoundColumn<'a>,
     offsets: &'a [i32],
-    keys: &'a BoundColumn<'a>,
+    nulls: Option<&'a NullBuffer>,
+    keys: Keys<'a>,
+    values: &'a BoundColumn<'a>,
 }
 
 impl<'a> BindColumn<'a> for Maps<'a> {
     fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
-            BoundColumn::Map { offsets, keys, .. } => Ok(Maps { column, offsets, keys }),
+            BoundColumn::Map { offsets, nulls, keys, values } => {
+                Ok(Maps { offsets, nulls: *nulls, keys: Keys::bind(keys)?, values })
+            }
             _ => Err(not_nested("MAP")),
         }
     }
 }
 
-impl Maps<'_> {
+impl<'a> Maps<'a> {
     #[inline(always)]
     pub fn is_null(&self, row: usize) -> bool {
-        self.column.is_null(row)
+        self.nulls.is_some_and(|n| n.is_null(row))
     }
 
-    /// Writes the map at `row`, each entry's value (null included) through `value(out, entry)`. A map
-    /// with a repeated key (rare; Jackson keeps one entry, merging ROW values) goes through the
-    /// nested-value writers as a whole.
-    #[inline]
-    pub fn write(
-        self,
-        cx: &WriteContext,
-        out: &mut Vec<u8>,
-        row: usize,
-        mut value: impl FnMut(&mut Vec<u8>, usize) -> WriteResult,
-    ) -> WriteResult {
-        let (start, end) = (self.offsets[row] as usize, self.offsets[row + 1] as usize);
-        if let Some(keys) = distinct_utf8_keys(self.keys, start, end) {
-            out.push(b'{');
-            for entry in start..end {
-                if entry > start {
-                    out.push(b',');
-                }
-                keys.write_string(out, entry);
-                out.push(b':');
-                value(out, entry)?;
-            }
-            out.push(b'}');
-            return Ok(());
-        }
-        if end - start > 1 && has_duplicate_keys(cx, self.keys, start, end)? {
-            return write_value(cx, out, self.column, row);
-        }
-        out.push(b'{');
-        let mut first = true;
-        for entry in start..end {
-            if entry_key(cx, self.keys, entry)?.is_none() {
-                continue;
-            }
-            if !first {
-                out.push(b',');
-            }
-            first = false;
-            write_key(cx, out, self.keys, entry);
-            value(out, entry)?;
-        }
-        out.push(b'}');
-        Ok(())
+    /// Positions of value `row`'s entries in the key and value columns.
+    #[inline(always)]
+    pub fn range(&self, row: usize) -> std::ops::Range<usize> {
+        self.offsets[row] as usize..self.offsets[row + 1] as usize
     }
+
+    #[inline(always)]
+    pub(crate) fn keys(&self) -> &Keys<'a> {
+        &self.keys
+    }
+
+    /// The value column, for the rare value that is not written entry by entry: the one left
+    /// of ROW values merged under a repeated key.
+    pub(crate) fn values(&self) -> &'a BoundColumn<'a> {
+        self.values
+    }
+}
+
+/// A MAP's keys: always strings (the plan refuses others), possibly null, of any string layout.
+#[derive(Clone, Copy)]
+pub(crate) struct Keys<'a> {
+    values: &'a ByteValues<'a>,
+    nulls: Option<&'a NullBuffer>,
+}
+
+/// Maps with up to this many entries are checked for repeated keys pair by pair.
+pub(crate) const SMALL_MAP: usize = 32;
+
+impl<'a> Keys<'a> {
+    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
+        match column {
+            BoundColumn::Str(values, nulls, _) => Ok(Keys { values, nulls: *nulls }),
+            _ => Err(not_nested("MAP with string keys")),
+        }
+    }
+
+    #[inline(always)]
+    pub fn is_null(&self, entry: usize) -> bool {
+        self.nulls.is_some_and(|n| n.is_null(entry))
+    }
+
+    /// The non-null key at `entry` as Java sees it: binaries decoded as Java's UTF-8 decoder
+    /// does, so that keys Jackson would merge compare equal.
+    #[inline]
+    pub fn java(&self, entry: usize) -> Cow<'a, [u8]> {
+        match self.values {
+            ByteValues::Utf8(_) | ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_) => {
+                Cow::Borrowed(self.values.bytes(entry))
+            }
+            values => escape::java_text(values.bytes(entry), values.text_bytes()),
+        }
+    }
+
+    /// `"key":` of the non-null key at `entry`.
+    #[inline]
+    pub fn write(&self, out: &mut Vec<u8>, entry: usize) {
+        self.values.write_string(out, entry);
+        out.push(b':');
+    }
+
+    /// Whether the keys of `entries` can be written as they are: UTF-8, none null, none repeated
+    /// (compared pair by pair, so only for small maps). `false` sends the map through the general
+    /// rules: null keys, Java's decoding of binary keys, repeated keys.
+    #[inline]
+    pub fn distinct_utf8(&self, entries: std::ops::Range<usize>) -> bool {
+        let (start, end) = (entries.start, entries.end);
+        if end - start > SMALL_MAP || self.nulls.is_some_and(|n| entries.clone().any(|j| n.is_null(j))) {
+            return false;
+        }
+        let repeated = match self.values {
+            ByteValues::Utf8(array) => {
+                let (offsets, data) = (array.value_offsets(), array.value_data());
+                any_repeat(start, end, |j| &data[offsets[j] as usize..offsets[j + 1] as usize])
+            }
+            values @ (ByteValues::LargeUtf8(_) | ByteValues::Utf8View(_)) => {
+                any_repeat(start, end, |j| values.bytes(j))
+            }
+            _ => return false,
+        };
+        !repeated
+    }
+}
+
+#[inline(always)]
+fn any_repeat<'k>(start: usize, end: usize, key: impl Fn(usize) -> &'k [u8]) -> bool {
+    (start + 1..end).any(|j| {
+        let later = key(j);
+        (start..j).any(|e| key(e) == later)
+    })
 }
 
 /// The value column of a bound MAP or MULTISET column.

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 
 use super::columns::{Binaries, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Times, Timestamps};
 use super::strings::Strings;
-use crate::encode::write::{WriteContext, WriteResult};
+use crate::encode::context::{WriteContext, WriteResult};
 use crate::spelling::sink::ByteSink;
 use crate::spelling::temporal::TimestampStandard;
 

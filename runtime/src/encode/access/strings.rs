@@ -7,7 +7,7 @@ use arrow_buffer::NullBuffer;
 
 use super::columns::{null_at, wrong_column, BindColumn};
 use crate::encode::bind::{BoundColumn, ByteValues, ScanOnce};
-use crate::encode::write::WriteContext;
+use crate::encode::context::WriteContext;
 use crate::error::Result;
 use crate::spelling::escape;
 use crate::spelling::scan::{self, Unit};
@@ -50,6 +50,20 @@ impl<'a> BindColumn<'a> for Strings<'a> {
             other => StringLayout::Other(other),
         };
         Ok(Strings { layout, nulls: *nulls, cursor: 0 })
+    }
+}
+
+impl<'a> Strings<'a> {
+    /// Bound without the column's scan, each value escaped on its own: for a value or two (a
+    /// repeated MAP key's merge), where stepping to a row through the scan's positions would cost
+    /// more than it saves.
+    pub(crate) fn bind_unscanned(column: &'a BoundColumn<'a>) -> Result<Self> {
+        match column {
+            BoundColumn::Str(values, nulls, _) => {
+                Ok(Strings { layout: StringLayout::Other(values), nulls: *nulls, cursor: 0 })
+            }
+            other => Err(wrong_column("string", other)),
+        }
     }
 }
 

@@ -12,12 +12,14 @@ use crate::spec::{canonical_spec, spec_fingerprint, SinkSpec};
 
 pub use super::access::*;
 pub use super::bind::BoundColumn;
+pub use super::context::{ValueError, WriteContext, WriteResult};
+use super::layout::{self, MapValues};
 pub use super::layout::{
-    list, map, nested_field, nullable, nullable_scalar, row, scalar_field, scalar_list, scalar_map, separator,
-    FieldLabel, Label,
+    list, nested_field, nullable, nullable_scalar, object_field, object_nested_field, row, scalar_field, scalar_list,
+    scalar_map, separator, FieldLabel, Label, NotNull, ObjectFields, Prefix,
 };
+use super::program::write_merged_rows;
 pub use super::row_writer::RowWriter;
-pub use super::write::{ValueError, WriteContext, WriteResult};
 pub use crate::error::{KjsonError, Result};
 pub use crate::spelling::sink::{with_reserved, ByteSink, Reserved};
 pub use crate::spelling::temporal::{Iso8601, Sql, TimestampStandard};
@@ -76,10 +78,40 @@ pub fn column<'c, 'a>(columns: &'c [BoundColumn<'a>], index: usize) -> Result<&'
         .ok_or_else(|| KjsonError::internal(format!("generated code reads column {index} of {}", columns.len())))
 }
 
-/// Names the ROW field a nested value's error came from.
+/// A MAP or MULTISET of nested values, each written (null included) by `value`, keys by the
+/// layout's rules (null keys, binary keys, repeated keys).
 #[inline(always)]
-pub fn in_field(result: WriteResult, field: &str) -> WriteResult {
-    result.map_err(|e| e.within(field))
+pub fn map(
+    maps: Maps<'_>,
+    cx: &WriteContext,
+    out: &mut Vec<u8>,
+    row: usize,
+    value: impl FnMut(&mut Vec<u8>, usize) -> WriteResult,
+) -> WriteResult {
+    layout::map(maps, cx, out, row, &mut EntryValues { value, maps })
+}
+
+/// Generated code's writer of nested MAP values. Under a repeated key, ROW values merge, which
+/// the dynamic programs of the value column write (bound for that rare value only).
+struct EntryValues<'a, F> {
+    value: F,
+    maps: Maps<'a>,
+}
+
+impl<F: FnMut(&mut Vec<u8>, usize) -> WriteResult> MapValues for EntryValues<'_, F> {
+    #[inline(always)]
+    fn write(&mut self, out: &mut Vec<u8>, entry: usize, _: &WriteContext) -> WriteResult {
+        (self.value)(out, entry)
+    }
+
+    #[cold]
+    fn write_repeated(&mut self, out: &mut Vec<u8>, occurrences: &[usize], cx: &WriteContext) -> WriteResult {
+        // The programs bind from the column the generated accessors bound from, so they bind.
+        match write_merged_rows(self.maps.values(), out, occurrences, cx) {
+            Some(written) => written,
+            None => (self.value)(out, occurrences[occurrences.len() - 1]),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,14 +1,14 @@
 //! Nested column programs: a ROW, ARRAY, MAP or MULTISET column bound for one batch as a tree of
 //! the typed accessors generated code uses (one per ROW field, ARRAY item and MAP value), so a
 //! nested value is written with every type below it fixed at bind time, as generated code
-//! writes it, instead of matching on the column's type per value in the nested-value writers.
-//! Map keys keep those writers' rules (null keys, repeated keys, binary keys) through [`Maps`].
+//! writes it.
+//! Map keys follow the rules of `layout::map` (null keys, repeated keys, binary keys).
 use super::{ColumnProgram, NAME_CHUNK};
 use crate::encode::access::{list_items, map_values, BindColumn, Lists, Maps, Structs};
 use crate::encode::bind::BoundColumn;
-use crate::encode::layout::{self, FieldLabel};
+use crate::encode::context::{WriteContext, WriteResult};
+use crate::encode::layout::{self, FieldLabel, MapValues};
 use crate::encode::plan::RowFieldPlan;
-use crate::encode::write::{WriteContext, WriteResult};
 use crate::error::Result;
 use crate::spelling::sink::ByteSink;
 
@@ -76,8 +76,7 @@ pub(super) struct ListProgram<'a> {
     item: ColumnProgram<'a>,
 }
 
-/// MAP and MULTISET: keys as the nested-value writers handle them, and the program of the value
-/// column.
+/// MAP and MULTISET: its keys, and the program of the value column.
 pub(super) struct MapProgram<'a> {
     map: Maps<'a>,
     value: ColumnProgram<'a>,
@@ -85,25 +84,28 @@ pub(super) struct MapProgram<'a> {
 
 impl<'a> NestedProgram<'a> {
     /// Fails (as [`Maps`] does) for a column that is not nested.
-    pub(super) fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
+    pub(super) fn bind(column: &'a BoundColumn<'a>, scan_strings: bool) -> Result<Self> {
         Ok(match column {
             BoundColumn::Row { names, fields, .. } => {
                 let fields = names
                     .iter()
                     .zip(fields)
                     .map(|(plan, field)| {
-                        Ok(RowFieldProgram { name: RowFieldName::new(plan), value: ColumnProgram::bind(field)? })
+                        Ok(RowFieldProgram {
+                            name: RowFieldName::new(plan),
+                            value: ColumnProgram::bind_scanning(field, scan_strings)?,
+                        })
                     })
                     .collect::<Result<_>>()?;
                 NestedProgram::Row(RowProgram { nulls: Structs::bind(column)?, fields })
             }
             BoundColumn::List { .. } => NestedProgram::List(ListProgram {
                 list: Lists::bind(column)?,
-                item: ColumnProgram::bind(list_items(column)?)?,
+                item: ColumnProgram::bind_scanning(list_items(column)?, scan_strings)?,
             }),
             _ => NestedProgram::Map(MapProgram {
                 map: Maps::bind(column)?,
-                value: ColumnProgram::bind(map_values(column)?)?,
+                value: ColumnProgram::bind_scanning(map_values(column)?, scan_strings)?,
             }),
         })
     }
@@ -164,12 +166,89 @@ impl MapProgram<'_> {
         let map = self.map;
         on_scalar!(
             &mut self.value, a => layout::scalar_map(map, cx, out, row, a),
-            ColumnProgram::Nested(nested) => layout::map(map, cx, out, row, |out, entry| {
-                layout::nullable(out, nested.is_null(entry), |out| nested.write(out, entry, cx))
-            })
+            ColumnProgram::Nested(nested) => layout::map(map, cx, out, row, &mut **nested)
         )
     }
 }
 
-#[cfg(test)]
-mod tests;
+impl MapValues for NestedProgram<'_> {
+    #[inline(always)]
+    fn write(&mut self, out: &mut Vec<u8>, entry: usize, cx: &WriteContext) -> WriteResult {
+        layout::nullable(out, self.is_null(entry), |out| NestedProgram::write(self, out, entry, cx))
+    }
+
+    /// ROW values merge under `encode.ignore-null-fields`: Jackson converts each non-null ROW
+    /// since the last null one into the node stored under the key.
+    #[cold]
+    fn write_repeated(&mut self, out: &mut Vec<u8>, occurrences: &[usize], cx: &WriteContext) -> WriteResult {
+        let last = occurrences[occurrences.len() - 1];
+        let NestedProgram::Row(rows) = self else { return MapValues::write(self, out, last, cx) };
+        // A null value replaces the stored node; merging starts afresh after it.
+        let run = match occurrences.iter().rposition(|&e| rows.nulls.is_null(e)) {
+            Some(last_null) => &occurrences[last_null + 1..],
+            None => occurrences,
+        };
+        if cx.options.ignore_null_fields && run.len() > 1 {
+            rows.write_merged(out, run, cx)
+        } else {
+            MapValues::write(self, out, last, cx)
+        }
+    }
+}
+
+impl RowProgram<'_> {
+    /// The object left after converting the non-null rows `run` into one node, null fields
+    /// skipped: each field at its first position, with its last value (ROW fields merged).
+    #[cold]
+    fn write_merged(&mut self, out: &mut Vec<u8>, run: &[usize], cx: &WriteContext) -> WriteResult {
+        let mut order: Vec<usize> = Vec::with_capacity(self.fields.len());
+        for &e in run {
+            for (f, field) in self.fields.iter().enumerate() {
+                if !field.value.is_null(e) && !order.contains(&f) {
+                    order.push(f);
+                }
+            }
+        }
+        out.push(b'{');
+        for (n, &f) in order.iter().enumerate() {
+            if n > 0 {
+                out.push(b',');
+            }
+            let RowFieldProgram { name, value } = &mut self.fields[f];
+            out.extend_from_slice(&name.plan.name_json);
+            let present: Vec<usize> = run.iter().copied().filter(|&e| !value.is_null(e)).collect();
+            let written = match value {
+                ColumnProgram::Nested(nested) if present.len() > 1 => match &mut **nested {
+                    NestedProgram::Row(inner) => inner.write_merged(out, &present, cx),
+                    other => MapValues::write(other, out, present[present.len() - 1], cx),
+                },
+                value => value.write_nullable(out, present[present.len() - 1], cx),
+            };
+            written.map_err(|e| e.within(name.name()))?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+/// The value Jackson ends with for a key found at `occurrences` of the MAP value column
+/// `values` when its ROW values merge (`encode.ignore-null-fields`, two non-null ROWs since the
+/// last null one): written by the column's typed programs, bound for this one rare value (with
+/// no scan of string buffers, so the binding costs no more than the value). `None` when they
+/// do not merge, or if the programs cannot be bound.
+#[cold]
+pub(crate) fn write_merged_rows(
+    values: &BoundColumn<'_>,
+    out: &mut Vec<u8>,
+    occurrences: &[usize],
+    cx: &WriteContext,
+) -> Option<WriteResult> {
+    let merges = cx.options.ignore_null_fields
+        && matches!(values, BoundColumn::Row { .. })
+        && occurrences.iter().rev().take_while(|&&e| !values.is_null(e)).nth(1).is_some();
+    if !merges {
+        return None;
+    }
+    let mut program = NestedProgram::bind(values, false).ok()?;
+    Some(program.write_repeated(out, occurrences, cx))
+}

@@ -8,8 +8,8 @@ use arrow_array::{Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArr
 use super::Strings;
 use crate::encode::access::BindColumn;
 use crate::encode::bind::{bind, BoundColumn};
+use crate::encode::context::WriteContext;
 use crate::encode::plan::PlanNode;
-use crate::encode::write::WriteContext;
 use crate::spelling::sink::with_reserved;
 
 /// Every non-null row through one accessor (into a `Vec` and into a reserved region of its
