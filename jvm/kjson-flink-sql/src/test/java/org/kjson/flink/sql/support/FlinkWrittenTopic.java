@@ -151,6 +151,17 @@ public final class FlinkWrittenTopic {
         }
     }
 
+    /**
+     * Not a NOT NULL column: a wrong-typed value read as null there under ignore-parse-errors fails
+     * the NOT NULL enforcer after the source, and the stock json deserializer (2.x) swallows that
+     * failure with its own parse errors (the row is dropped) where kjson fails the job: a known
+     * difference (docs/flink-sql.md) this test leaves out.
+     */
+    private boolean nullableColumn(String name) {
+        int index = rowType.getFieldNames().indexOf(name);
+        return index < 0 || rowType.getTypeAt(index).isNullable();
+    }
+
     private static byte[] truncated(byte[] value, Random random) {
         if (value == null || value.length < 2) {
             return null;
@@ -181,7 +192,11 @@ public final class FlinkWrittenTopic {
             }
             List<String> fields = new ArrayList<>();
             object.fieldNames().forEachRemaining(fields::add);
-            List<String> names = fields.isEmpty() ? rowType.getFieldNames() : fields;
+            List<String> names = (fields.isEmpty() ? rowType.getFieldNames() : fields).stream()
+                    .filter(this::nullableColumn).toList();
+            if (names.isEmpty()) {
+                return null;
+            }
             String wrong = WRONG_VALUES[random.nextInt(WRONG_VALUES.length)];
             object.set(names.get(random.nextInt(names.size())), JSON.readTree(wrong));
             return JSON.writeValueAsBytes(root);
