@@ -12,7 +12,7 @@ use arrow_array::{Int8Array, RecordBatch};
 pub use kjson_runtime::PLANS_KEPT;
 use kjson_runtime::{spec_fingerprint, Compatibility, EncoderCore, KeyValueSlabs, Result, SinkSpec};
 
-use crate::registry;
+use crate::registry::{self, GeneratedEntry};
 
 /// Which encoder an [`Encoder`] runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +29,12 @@ pub enum EncoderKind {
 impl EncoderKind {
     /// What [`Encoder::open`] picks for `spec` in this build, without opening it.
     pub fn for_spec(spec: &SinkSpec) -> EncoderKind {
-        match registry::lookup(spec) {
+        EncoderKind::of(registry::lookup(spec), spec)
+    }
+
+    /// The kind of `entry`'s encoder, or of the dynamic one when this build has none for `spec`.
+    fn of(entry: Option<&GeneratedEntry>, spec: &SinkSpec) -> EncoderKind {
+        match entry {
             Some(entry) => EncoderKind::Generated {
                 type_name: entry.type_name,
                 origin: entry.origin,
@@ -70,8 +75,9 @@ pub struct Encoder {
 impl Encoder {
     /// The generated encoder if this build has one for exactly this spec, else the dynamic one.
     pub fn open(spec: SinkSpec, compatibility: Compatibility) -> Result<Encoder> {
-        let kind = EncoderKind::for_spec(&spec);
-        let core = match registry::lookup(&spec) {
+        let entry = registry::lookup(&spec);
+        let kind = EncoderKind::of(entry, &spec);
+        let core = match entry {
             Some(entry) => entry.open(spec, compatibility)?,
             None => EncoderCore::open_dynamic(spec, compatibility)?,
         };

@@ -127,6 +127,11 @@ public final class ScanRun {
     public static Result read(String ddl, String connector, String topic, String query) throws Exception {
         TableEnvironment tableEnv = tableEnv();
         tableEnv.executeSql(String.format(ddl, connector, topic, SharedBroker.get().bootstrapServers()));
+        return collect(tableEnv, query);
+    }
+
+    /** The rows {@code query} returns, up to a failure, and that failure. */
+    public static Result collect(TableEnvironment tableEnv, String query) throws Exception {
         List<Row> rows = new ArrayList<>();
         try (CloseableIterator<Row> it = tableEnv.executeSql(query).collect()) {
             while (it.hasNext()) {

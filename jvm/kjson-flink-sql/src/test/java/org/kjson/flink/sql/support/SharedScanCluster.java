@@ -2,7 +2,6 @@ package org.kjson.flink.sql.support;
 
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.List;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -12,8 +11,6 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.kjson.flink.sql.support.ScanRun.Result;
 
 /**
@@ -56,17 +53,11 @@ public final class SharedScanCluster {
         config.set(CoreOptions.DEFAULT_PARALLELISM, 1);
         TableEnvironment tableEnv = TableEnvironment.create(
                 EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(config).build());
-        List<Row> rows = new ArrayList<>();
         try {
             tableEnv.executeSql(ddl);
-            try (CloseableIterator<Row> it = tableEnv.executeSql(query).collect()) {
-                while (it.hasNext()) {
-                    rows.add(it.next());
-                }
-            }
         } catch (RuntimeException e) {
-            return new Result(rows, e);
+            return new Result(new ArrayList<>(), e);
         }
-        return new Result(rows, null);
+        return ScanRun.collect(tableEnv, query);
     }
 }
