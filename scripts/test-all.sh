@@ -25,33 +25,42 @@ stage() {
   fi
 }
 
-# stage_in_background NAME COMMAND...: a stage that runs beside the next ones (one at a time),
-# where one side leaves CPU idle (the cluster test's jobs produce at a fixed rate; Flink tests
-# wait on brokers and checkpoints); its output goes to a log that is shown, and its result
-# counted, at stage_join.
-background_pid=""
-background_name=""
-background_log=""
+# stage_in_background NAME COMMAND...: a stage that runs beside the next ones, where one side
+# leaves CPU idle (the cluster test's jobs produce at a fixed rate; Flink tests wait on brokers
+# and checkpoints; a build waits on its longest crate); its output goes to a log that is shown,
+# and its result counted, at stage_join.
+background_pids=()
+background_names=()
+background_logs=()
 stage_in_background() {
-  background_name="$1"
-  background_log="$(mktemp "${TMPDIR:-/tmp}/kjson-stage-$1.XXXXXX")"
+  local log
+  log="$(mktemp "${TMPDIR:-/tmp}/kjson-stage-$1.XXXXXX")"
   echo
-  echo "=== $1: started in the background (output in $background_log, shown when it ends)"
-  step "$@" >"$background_log" 2>&1 &
-  background_pid=$!
+  echo "=== $1: started in the background (output in $log, shown when it ends)"
+  step "$@" >"$log" 2>&1 &
+  background_pids+=($!)
+  background_names+=("$1")
+  background_logs+=("$log")
 }
+# stage_join: waits for every background stage, in the order they started.
 stage_join() {
-  local status=0
-  wait "$background_pid" || status=$?
-  echo
-  cat "$background_log"
-  rm -f "$background_log"
-  if (( status == 0 )); then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    failures+=("$background_name")
-  fi
+  local i status
+  for i in "${!background_pids[@]}"; do
+    status=0
+    wait "${background_pids[$i]}" || status=$?
+    echo
+    cat "${background_logs[$i]}"
+    rm -f "${background_logs[$i]}"
+    if (( status == 0 )); then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1))
+      failures+=("${background_names[$i]}")
+    fi
+  done
+  background_pids=()
+  background_names=()
+  background_logs=()
 }
 
 # Release profile throughout: the parity harness and benches need it. Every later Rust build
@@ -100,7 +109,10 @@ cluster_quick() {
   KJSON_CLUSTER_JAR="$(head -n 1 <<< "$jars")" scripts/cluster-test.sh --quick
 }
 # The stages beside it run at a lower priority, so the cluster's JVMs get the CPU they ask for.
+# The fuzz targets' instrumented build runs beside the sanitizer's: each build leaves a core idle
+# while it waits on its longest crate; the targets run once both are done.
 stage_in_background cluster-quick cluster_quick
+stage_in_background fuzz-build nice scripts/fuzz.sh --build-only
 stage c-abi nice scripts/capi-test.sh --skip-rust-tests
 stage package-check nice scripts/package-check.sh
 stage sanitizer nice scripts/sanitize.sh

@@ -352,7 +352,9 @@ mod tests {
 
     #[test]
     fn every_byte_value_at_every_offset_and_length() {
-        for len in 0..100 {
+        // Debug builds (the AddressSanitizer stage) stop after two 32-byte blocks and a tail.
+        let longest = if cfg!(debug_assertions) { 70 } else { 100 };
+        for len in 0..longest {
             for pos in 0..len {
                 // Every byte value at every third offset (up to 99 these reach every lane of a
                 // 32-byte block), the threshold bytes everywhere: a third of the work, which

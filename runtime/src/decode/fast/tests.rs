@@ -259,6 +259,10 @@ fn compare(fast: &mut Decoder, direct: &mut Decoder, messages: &[Vec<u8>], what:
     a.batch.num_rows()
 }
 
+/// Messages per round: fewer in debug builds, whose main user is the AddressSanitizer stage
+/// (the release test run draws them all).
+const MESSAGES: usize = if cfg!(debug_assertions) { 600 } else { 3000 };
+
 #[test]
 fn the_fast_path_reads_exactly_what_direct_reads() {
     let options = [
@@ -276,13 +280,13 @@ fn the_fast_path_reads_exactly_what_direct_reads() {
             (FlinkVersion::V2_3, true),
         ] {
             let (mut fast, mut direct) = decoders(&format!(", 'format' = 'json'{option}"), version, true, maps);
-            let mut messages: Vec<Vec<u8>> = (0..3000).map(|_| message(&mut rng)).collect();
+            let mut messages: Vec<Vec<u8>> = (0..MESSAGES).map(|_| message(&mut rng)).collect();
             if option.contains("ISO") {
                 messages.iter_mut().for_each(|m| *m = iso_spelling(m));
             }
             let rows = compare(&mut fast, &mut direct, &messages, &format!("json {round} {version:?} maps {maps}"));
             // Most well-formed messages are read, or the test proves little.
-            assert!(rows > 300, "round {round}: {rows} rows");
+            assert!(rows > MESSAGES / 10, "round {round}: {rows} rows");
         }
     }
 }
@@ -301,12 +305,12 @@ fn the_fast_changelog_reads_exactly_what_the_tree_reads() {
         {
             let format = format!(", 'format' = 'debezium-json'{option}");
             let (mut fast, mut direct) = decoders(&format, version, decimals, false);
-            let mut messages: Vec<Vec<u8>> = (0..3000).map(|_| envelope(&mut rng)).collect();
+            let mut messages: Vec<Vec<u8>> = (0..MESSAGES).map(|_| envelope(&mut rng)).collect();
             if option.contains("ISO") {
                 messages.iter_mut().for_each(|m| *m = iso_spelling(m));
             }
             let rows = compare(&mut fast, &mut direct, &messages, &format!("debezium {round} {version:?}"));
-            assert!(rows > 150, "round {round} {version:?}: {rows} rows");
+            assert!(rows > MESSAGES / 20, "round {round} {version:?}: {rows} rows");
         }
     }
 }
