@@ -8,9 +8,9 @@ use arrow_array::*;
 use arrow_buffer::{Buffer, IntervalDayTime, NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType as ArrowType, Field, Fields, TimeUnit};
 
-use crate::batch::Shape;
 use crate::choices::Choices;
 use crate::layout::{BytesLayout, DayTimeLayout, Layout, ListLayout, RowField, StrLayout};
+use crate::shape::Shape;
 use crate::values::{self, day, float32, float64, int};
 
 /// At most this many entries in one list or map, so that nesting stays small.

@@ -18,11 +18,13 @@ mod arrays;
 mod batch;
 mod choices;
 mod layout;
+mod shape;
 pub mod values;
 
 pub use arrays::array;
-pub use batch::{random_batch, row_kinds, Drawn, Shape};
+pub use batch::{random_batch, row_kinds, Drawn};
 #[cfg(feature = "arbitrary")]
 pub use choices::FuzzBytes;
 pub use choices::{Choices, Rng};
 pub use layout::{BytesLayout, DayTimeLayout, Layout, ListLayout, RowField, StrLayout};
+pub use shape::Shape;
