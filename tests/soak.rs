@@ -113,7 +113,11 @@ fn resident_memory_stays_flat_over_a_million_batches() {
     let total: usize = if cfg!(debug_assertions) { 100_000 } else { 1_000_000 };
     let (_, spec) = schemas().swap_remove(4);
     let mut rng = Rng::new(7);
-    let batches: Vec<RecordBatch> = (0..32).map(|b| random_batch(&spec, 1 + b % 8, &mut rng)).collect();
+    // One Arrow schema, as one producer sends: the encoder keeps its plan.
+    let layouts = kjson_testkit::layouts(&spec, &mut rng);
+    let batches: Vec<RecordBatch> = (0..32)
+        .map(|b| kjson_testkit::batch_in(&spec, layouts.clone(), Shape::new(1 + b % 8), &mut rng).batch)
+        .collect();
     // A batch with another schema: refused each time it comes.
     let wrong = random_batch(&schemas()[3].1, 2, &mut rng);
     let mut encoder = Encoder::open(spec.clone(), Compatibility::default()).unwrap();

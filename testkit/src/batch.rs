@@ -18,14 +18,24 @@ pub struct Drawn {
     pub layouts: Vec<Layout>,
 }
 
-/// A batch for `spec`: row kinds in four of five batches.
+/// A batch for `spec`, each column in a layout drawn for it; row kinds in four of five batches.
 pub fn random_batch(spec: &SinkSpec, shape: Shape, c: &mut dyn Choices) -> Drawn {
+    let layouts = layouts(spec, c);
+    batch_in(spec, layouts, shape, c)
+}
+
+/// A layout for each column of `spec`, in its order.
+pub fn layouts(spec: &SinkSpec, c: &mut dyn Choices) -> Vec<Layout> {
+    spec.columns.iter().map(|column| Layout::for_type(c, &column.data_type)).collect()
+}
+
+/// A batch for `spec` in the given `layouts` (one per column, from [`layouts`]): batches of one
+/// Arrow schema, as one producer sends them.
+pub fn batch_in(spec: &SinkSpec, layouts: Vec<Layout>, shape: Shape, c: &mut dyn Choices) -> Drawn {
     let mut fields = Vec::new();
     let mut arrays: Vec<ArrayRef> = Vec::new();
-    let mut layouts = Vec::new();
-    for column in &spec.columns {
-        let layout = Layout::for_type(c, &column.data_type);
-        let array = array(c, &layout, shape.rows, column.data_type.nullable, &shape);
+    for (column, layout) in spec.columns.iter().zip(&layouts) {
+        let array = array(c, layout, shape.rows, column.data_type.nullable, &shape);
         let mut field = Field::new(&column.name, array.data_type().clone(), true);
         // A string column in a Binary array is sometimes marked WTF-8, as kjson's JVM writer does.
         let binary_string = matches!(layout, Layout::Str { layout: StrLayout::Binary, .. });
@@ -35,7 +45,6 @@ pub fn random_batch(spec: &SinkSpec, shape: Shape, c: &mut dyn Choices) -> Drawn
         }
         fields.push(field);
         arrays.push(array);
-        layouts.push(layout);
     }
     let schema = Arc::new(Schema::new(fields));
     let options = RecordBatchOptions::new().with_row_count(Some(shape.rows));

@@ -22,7 +22,7 @@ mod shape;
 pub mod values;
 
 pub use arrays::array;
-pub use batch::{random_batch, row_kinds, Drawn};
+pub use batch::{batch_in, layouts, random_batch, row_kinds, Drawn};
 #[cfg(feature = "arbitrary")]
 pub use choices::FuzzBytes;
 pub use choices::{Choices, Rng};
