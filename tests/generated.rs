@@ -17,10 +17,7 @@ use kjson_arrow::runtime::{
 use kjson_arrow::{Encoder, EncoderKind};
 use proptest::prelude::*;
 
-#[path = "generated/random_batch.rs"]
-mod random_batch;
-
-use random_batch::{random_batch, Rng, Shape};
+use kjson_testkit::{random_batch, Rng, Shape};
 
 /// The golden files, compiled: each must be valid Rust against the runtime it targets.
 mod golden {
@@ -202,7 +199,7 @@ proptest! {
             let mut dynamic = Encoder::open_dynamic(spec.clone(), compatibility).unwrap();
             let mut rng = Rng::new(seed);
             for _ in 0..2 {
-                let shape = Shape { rows, null_per_mille, nulls_in_not_null };
+                let shape = Shape { null_per_mille, nulls_in_not_null, refused_values: true, long_text_per_mille: 5, ..Shape::new(rows) };
                 let drawn = random_batch(&spec, shape, &mut rng);
                 assert_same(&mut generated, &mut dynamic, &drawn.batch, drawn.row_kinds.as_ref());
             }
@@ -217,8 +214,7 @@ fn golden_code_is_the_registered_encoder() {
     let spec = schema_spec("q9");
     let mut from_golden = open_generated::<golden::q9::NexmarkQ9>(spec.clone(), Compatibility::default()).unwrap();
     let mut registered = Encoder::open(spec.clone(), Compatibility::default()).unwrap();
-    let drawn =
-        random_batch(&spec, Shape { rows: 50, null_per_mille: 100, nulls_in_not_null: false }, &mut Rng::new(9));
+    let drawn = random_batch(&spec, Shape { null_per_mille: 100, ..Shape::new(50) }, &mut Rng::new(9));
     let a = from_golden.encode(&drawn.batch, drawn.row_kinds.as_ref()).unwrap().clone();
     let b = registered.encode(&drawn.batch, drawn.row_kinds.as_ref()).unwrap();
     assert!(slabs_equal(&a, b));
@@ -244,8 +240,7 @@ fn a_spec_not_in_schemas_falls_back_to_the_dynamic_encoder_with_the_same_bytes()
     assert!(matches!(encoder.kind(), EncoderKind::Dynamic { forced: false, .. }), "{}", encoder.kind());
     assert!(encoder.kind().to_string().starts_with("dynamic (no generated encoder for spec fingerprint 0x"));
     let mut dynamic = EncoderCore::open_dynamic(spec.clone(), Compatibility::default()).unwrap();
-    let drawn =
-        random_batch(&spec, Shape { rows: 30, null_per_mille: 200, nulls_in_not_null: false }, &mut Rng::new(3));
+    let drawn = random_batch(&spec, Shape { null_per_mille: 200, ..Shape::new(30) }, &mut Rng::new(3));
     let got = encoder.encode(&drawn.batch, drawn.row_kinds.as_ref()).unwrap().clone();
     assert!(slabs_equal(&got, dynamic.encode(&drawn.batch, drawn.row_kinds.as_ref()).unwrap()));
     assert!(got.values().record(0).is_some_and(|r| r.starts_with(b"{\"a\":")));
@@ -467,7 +462,7 @@ fn nested_rows_match_flink_reference_values() {
 #[test]
 fn q9_debezium_wraps_the_json_object() {
     let spec = schema_spec("q9_debezium");
-    let shape = Shape { rows: 40, null_per_mille: 50, nulls_in_not_null: false };
+    let shape = Shape { null_per_mille: 50, ..Shape::new(40) };
     let drawn = random_batch(&spec, shape, &mut Rng::new(11));
     let kinds = Int8Array::from((0..40).map(|i| (i % 4) as i8).collect::<Vec<_>>());
     let mut debezium = Encoder::open(spec, Compatibility::default()).unwrap();
@@ -491,7 +486,7 @@ fn data_errors_are_the_same_as_the_dynamic_encoders() {
     // TIME outside one day goes through the generic writer in both: same message.
     let spec = schema_spec("wide");
     let mut rng = Rng::new(5);
-    let drawn = random_batch(&spec, Shape { rows: 3, null_per_mille: 0, nulls_in_not_null: false }, &mut rng);
+    let drawn = random_batch(&spec, Shape { null_per_mille: 0, ..Shape::new(3) }, &mut rng);
     let mut columns = drawn.batch.columns().to_vec();
     let tm = drawn.batch.schema().index_of("tm").unwrap();
     columns[tm] = Arc::new(Time32MillisecondArray::from(vec![0, 86_400_000, 1]));

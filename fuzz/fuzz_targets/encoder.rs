@@ -14,17 +14,16 @@ use std::sync::Arc;
 use arbitrary::{Result, Unstructured};
 use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 use arrow_schema::{Field, Schema};
-use kjson_fuzz::arrays::array;
 use kjson_fuzz::expect::{envelope, record, Json, MustFail, SideOptions};
-use kjson_fuzz::shape::Shape;
 use kjson_runtime::{
     Compatibility, EncoderCore, FlinkVersion, FloatSpelling, KeyValueSlabs, KjsonError, MapNullKeyMode, RowKind,
     SinkParts, SinkSpec,
 };
+use kjson_testkit::{array, row_kinds, FuzzBytes, Layout, Shape};
 use libfuzzer_sys::fuzz_target;
 
 struct Case {
-    shapes: Vec<Shape>,
+    layouts: Vec<Layout>,
     /// A CDC value format, `None` for json.
     value_format: Option<&'static str>,
     parts: SinkParts,
@@ -61,7 +60,7 @@ fn subset(u: &mut Unstructured<'_>, count: usize, non_empty: bool) -> Result<Vec
 
 fn case(u: &mut Unstructured<'_>) -> Result<(Case, SideOptions, SideOptions)> {
     let count = u.int_in_range(1..=4usize)?;
-    let shapes = (0..count).map(|_| Shape::arbitrary(u, 0)).collect::<Result<Vec<_>>>()?;
+    let layouts: Vec<Layout> = (0..count).map(|_| Layout::arbitrary(&mut FuzzBytes(u), 0)).collect();
     let rows = u.int_in_range(0..=12usize)?;
     let upsert = u.ratio(1, 3)?;
     let key_columns = match upsert || u.ratio(1, 3)? {
@@ -92,23 +91,26 @@ fn case(u: &mut Unstructured<'_>) -> Result<(Case, SideOptions, SideOptions)> {
         }
     }
     let mut parts = SinkParts::default();
-    parts.type_strings = shapes.iter().map(Shape::flink_type).collect();
+    parts.type_strings = layouts.iter().map(Layout::flink_type).collect();
     parts.primary_key = if upsert { key_names.iter().map(|name| name.to_string()).collect() } else { Vec::new() };
     parts.field_names = names;
     parts.options = options;
-    let columns = shapes.iter().map(|s| array(u, s, rows)).collect::<Result<Vec<ArrayRef>>>()?;
-    let fields: Vec<Field> =
-        shapes.iter().enumerate().map(|(i, s)| Field::new(format!("c{i}"), s.arrow_type(), true)).collect();
-    let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).expect("generated batch is valid");
-    let kinds = match u.ratio(1, 2)? {
-        true => Some((0..rows).map(|_| u.int_in_range(0..=3i8)).collect::<Result<Vec<_>>>()?.into()),
-        false => None,
+    let shape = Shape {
+        null_per_mille: *u.choose(&[0, 50, 333, 900])?,
+        refused_values: true,
+        long_text_per_mille: 100,
+        ..Shape::new(rows)
     };
+    let columns: Vec<ArrayRef> = layouts.iter().map(|l| array(&mut FuzzBytes(u), l, rows, true, &shape)).collect();
+    let fields: Vec<Field> =
+        columns.iter().enumerate().map(|(i, c)| Field::new(format!("c{i}"), c.data_type().clone(), true)).collect();
+    let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).expect("generated batch is valid");
+    let kinds = u.ratio(1, 2)?.then(|| row_kinds(&mut FuzzBytes(u), rows));
     let compatibility = Compatibility {
         flink_version: *u.choose(&[FlinkVersion::V1_20, FlinkVersion::V2_2, FlinkVersion::V2_3])?,
         float_spelling: *u.choose(&[FloatSpelling::Jdk17, FloatSpelling::Jdk19])?,
     };
-    Ok((Case { shapes, value_format, parts, batch, kinds, compatibility }, key_side, value_side))
+    Ok((Case { layouts, value_format, parts, batch, kinds, compatibility }, key_side, value_side))
 }
 
 /// The expected key and value of each row (`None` for a null key or a tombstone).
@@ -122,13 +124,13 @@ fn expected(case: &Case, spec: &SinkSpec, key: &SideOptions, value: &SideOptions
         projection
             .iter()
             .zip(names)
-            .map(|(&c, name)| (name.clone(), case.batch.column(c).clone(), &case.shapes[c]))
+            .map(|(&c, name)| (name.clone(), case.batch.column(c).clone(), &case.layouts[c]))
             .collect::<Vec<_>>()
     };
     let key_columns = spec.key.as_ref().map(|k| side_columns(&k.projection, &k.field_names));
     let value_columns = side_columns(&spec.value.projection, &spec.value.field_names);
-    let object = |columns: &Vec<(String, ArrayRef, &Shape)>, row: usize, options: &SideOptions| {
-        let borrowed: Vec<(&str, &dyn Array, &Shape)> =
+    let object = |columns: &Vec<(String, ArrayRef, &Layout)>, row: usize, options: &SideOptions| {
+        let borrowed: Vec<(&str, &dyn Array, &Layout)> =
             columns.iter().map(|(n, a, s)| (n.as_str(), a.as_ref(), *s)).collect();
         record(&borrowed, row, options).map(Some)
     };
@@ -197,7 +199,7 @@ fn check(case: &Case, spec: &SinkSpec, result: &std::result::Result<KeyValueSlab
                 error.message().starts_with(&at),
                 "expected a failure at `{at}`, got {error}\n{spec:?}\n{:?}\n{:?}",
                 case.batch,
-                case.shapes
+                case.layouts
             );
             assert!(matches!(error, KjsonError::MapNullKey { .. } | KjsonError::Schema { .. }), "{error:?}");
         }

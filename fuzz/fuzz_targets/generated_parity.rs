@@ -3,15 +3,12 @@
 //! invalid-UTF-8 strings, random row kinds), encoded by its generated encoder and by the dynamic
 //! one. Both must give the same bytes, or the same error.
 #![no_main]
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use arbitrary::{Result, Unstructured};
-use arrow_array::{ArrayRef, Int8Array, RecordBatch};
-use arrow_schema::{Field, Schema};
 use kjson_arrow::Encoder;
-use kjson_fuzz::arrays::array;
-use kjson_fuzz::shape::{shape_for, Shape};
 use kjson_runtime::{Compatibility, FlinkVersion, FloatSpelling, SinkSpec};
+use kjson_testkit::{random_batch, FuzzBytes, Shape};
 use libfuzzer_sys::fuzz_target;
 
 /// The specs of the DDLs under schemas/, each of which has a generated encoder.
@@ -40,16 +37,15 @@ fn specs() -> &'static [(String, SinkSpec)] {
 fn run(data: &[u8]) -> Result<()> {
     let mut u = Unstructured::new(data);
     let (origin, spec) = u.choose(specs())?;
-    let shapes = spec.columns.iter().map(|c| shape_for(&mut u, &c.data_type)).collect::<Result<Vec<Shape>>>()?;
-    let rows = u.int_in_range(0..=16usize)?;
-    let columns = shapes.iter().map(|s| array(&mut u, s, rows)).collect::<Result<Vec<ArrayRef>>>()?;
-    let fields: Vec<Field> =
-        spec.columns.iter().zip(&shapes).map(|(c, s)| Field::new(&c.name, s.arrow_type(), true)).collect();
-    let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).expect("generated batch is valid");
-    let kinds: Option<Int8Array> = match u.arbitrary()? {
-        true => Some((0..rows).map(|_| u.int_in_range(0..=3i8)).collect::<Result<Vec<_>>>()?.into()),
-        false => None,
+    let shape = Shape {
+        null_per_mille: *u.choose(&[0, 50, 333, 900])?,
+        nulls_in_not_null: u.ratio(1, 8)?,
+        refused_values: true,
+        long_text_per_mille: 100,
+        ..Shape::new(u.int_in_range(0..=16usize)?)
     };
+    let drawn = random_batch(spec, shape, &mut FuzzBytes(&mut u));
+    let (batch, kinds) = (drawn.batch, drawn.row_kinds);
     let compatibility = Compatibility {
         flink_version: *u.choose(&[FlinkVersion::V1_20, FlinkVersion::V2_2, FlinkVersion::V2_3])?,
         float_spelling: *u.choose(&[FloatSpelling::Jdk17, FloatSpelling::Jdk19])?,

@@ -8,8 +8,8 @@ use arrow_array::{Array, StructArray};
 use arrow_schema::{DataType as ArrowType, *};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::shape::{BytesLayout, DayTimeLayout, Shape, StrLayout};
 use kjson_runtime::MapNullKeyMode;
+use kjson_testkit::{BytesLayout, DayTimeLayout, Layout, StrLayout};
 
 /// Parsed JSON that keeps object members as written, repeated keys included.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,13 +125,13 @@ pub struct SideOptions {
 type Outcome = Result<Expect, MustFail>;
 
 /// The object written for row `row` of the projected `columns`.
-pub fn record(columns: &[(&str, &dyn Array, &Shape)], row: usize, options: &SideOptions) -> Outcome {
+pub fn record(columns: &[(&str, &dyn Array, &Layout)], row: usize, options: &SideOptions) -> Outcome {
     let mut members = Vec::new();
-    for (name, array, shape) in columns {
+    for (name, array, layout) in columns {
         if array.is_null(row) && options.ignore_null_fields {
             continue;
         }
-        members.push((name.to_string(), value(*array, shape, row, options)?));
+        members.push((name.to_string(), value(*array, layout, row, options)?));
     }
     Ok(Expect::Row(members))
 }
@@ -152,44 +152,44 @@ pub fn refused_at_bind(data: &arrow_data::ArrayData) -> bool {
     data.child_data().iter().any(refused_at_bind)
 }
 
-pub fn value(array: &dyn Array, shape: &Shape, i: usize, options: &SideOptions) -> Outcome {
+pub fn value(array: &dyn Array, layout: &Layout, i: usize, options: &SideOptions) -> Outcome {
     if array.is_null(i) {
         return Ok(Expect::Null);
     }
-    Ok(match shape {
-        Shape::Bool => Expect::Bool(array.as_boolean().value(i)),
-        Shape::I8 => Expect::Int(array.as_primitive::<Int8Type>().value(i).into()),
-        Shape::I16 => Expect::Int(array.as_primitive::<Int16Type>().value(i).into()),
-        Shape::I32 | Shape::YearMonth { interval: false } => {
+    Ok(match layout {
+        Layout::Bool => Expect::Bool(array.as_boolean().value(i)),
+        Layout::I8 => Expect::Int(array.as_primitive::<Int8Type>().value(i).into()),
+        Layout::I16 => Expect::Int(array.as_primitive::<Int16Type>().value(i).into()),
+        Layout::I32 | Layout::YearMonth { interval: false } => {
             Expect::Int(array.as_primitive::<Int32Type>().value(i).into())
         }
-        Shape::YearMonth { interval: true } => {
+        Layout::YearMonth { interval: true } => {
             Expect::Int(array.as_primitive::<IntervalYearMonthType>().value(i).into())
         }
-        Shape::I64 | Shape::DayTime(DayTimeLayout::Millis) => Expect::Int(array.as_primitive::<Int64Type>().value(i)),
-        Shape::DayTime(DayTimeLayout::Interval) => {
+        Layout::I64 | Layout::DayTime(DayTimeLayout::Millis) => Expect::Int(array.as_primitive::<Int64Type>().value(i)),
+        Layout::DayTime(DayTimeLayout::Interval) => {
             let v = array.as_primitive::<IntervalDayTimeType>().value(i);
             Expect::Int(i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds))
         }
-        Shape::DayTime(DayTimeLayout::Duration(_)) | Shape::Decimal { .. } => Expect::AnyNumber,
-        Shape::F32 | Shape::F64 => Expect::AnyFloat,
-        Shape::Str { layout, .. } => Expect::Str(string_value(array, *layout, i)),
-        Shape::Bytes(layout) => Expect::Str(base64(bytes_value(array, *layout, i))),
-        Shape::Date32 | Shape::Date64 | Shape::Timestamp { .. } => Expect::AnyString,
-        Shape::Time(unit) => time_value(array, *unit, i)?,
-        Shape::List { element, .. } => {
+        Layout::DayTime(DayTimeLayout::Duration(_)) | Layout::Decimal { .. } => Expect::AnyNumber,
+        Layout::F32 | Layout::F64 => Expect::AnyFloat,
+        Layout::Str { layout, .. } => Expect::Str(string_value(array, *layout, i)),
+        Layout::Bytes(layout) => Expect::Str(base64(bytes_value(array, *layout, i))),
+        Layout::Date32 | Layout::Date64 | Layout::Timestamp { .. } | Layout::TimestampParts { .. } => Expect::AnyString,
+        Layout::Time(unit) => time_value(array, *unit, i)?,
+        Layout::List { element, .. } => {
             let items = list_items(array, i);
             let values = (0..items.len()).map(|j| value(items.as_ref(), element, j, options));
             Expect::Array(values.collect::<Result<_, _>>()?)
         }
-        Shape::Map { key, value: value_shape, .. } => {
+        Layout::Map { key, value: value_layout, .. } => {
             let entries = map_entries(array, i);
-            map_value(&entries, *key, value_shape, options)?
+            map_value(&entries, *key, value_layout, options)?
         }
-        Shape::Row(fields) => {
+        Layout::Row(fields) => {
             let row = array.as_struct();
-            let columns: Vec<(&str, &dyn Array, &Shape)> =
-                fields.iter().zip(row.columns()).map(|((name, s), c)| (name.as_str(), c.as_ref(), s)).collect();
+            let columns: Vec<(&str, &dyn Array, &Layout)> =
+                fields.iter().zip(row.columns()).map(|(f, c)| (f.name.as_str(), c.as_ref(), &f.layout)).collect();
             record(&columns, i, options)?
         }
     })
@@ -223,7 +223,7 @@ fn map_entries(array: &dyn Array, i: usize) -> StructArray {
     }
 }
 
-fn map_value(entries: &StructArray, key: StrLayout, value_shape: &Shape, options: &SideOptions) -> Outcome {
+fn map_value(entries: &StructArray, key: StrLayout, value_layout: &Layout, options: &SideOptions) -> Outcome {
     let (keys, values) = (entries.column(0).as_ref(), entries.column(1).as_ref());
     let mut members: Vec<(String, Expect)> = Vec::new();
     for j in 0..entries.len() {
@@ -235,7 +235,7 @@ fn map_value(entries: &StructArray, key: StrLayout, value_shape: &Shape, options
             // A mode added to the (non-exhaustive) enum needs its expectation written here first.
             (true, mode) => panic!("the fuzz oracle has no expectation for map-null-key.mode {mode:?}"),
         };
-        let v = value(values, value_shape, j, options)?;
+        let v = value(values, value_layout, j, options)?;
         match members.iter_mut().find(|(k, _)| *k == name) {
             Some(member) => member.1 = merge_repeated(std::mem::replace(&mut member.1, Expect::Null), v, options),
             None => members.push((name, v)),

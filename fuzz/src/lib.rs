@@ -1,10 +1,8 @@
-//! Shared pieces of the kjson fuzz targets: random Arrow batches with the Flink types that
-//! describe them ([`shape`], [`arrays`]), the JSON each record must parse back to ([`expect`]),
-//! Java's UTF-8 decoding ([`java_utf8`]), and the position check for parser errors.
-pub mod arrays;
+//! Shared pieces of the kjson fuzz targets: the JSON each record must parse back to
+//! ([`expect`]), Java's UTF-8 decoding ([`java_utf8`]), and the position check for parser
+//! errors. The random batches come from `kjson-testkit` (`testkit/`), driven by the input bytes.
 pub mod expect;
 pub mod java_utf8;
-pub mod shape;
 
 use kjson_runtime::KjsonError;
 
