@@ -28,7 +28,7 @@ CLI_BIN=kjson
 # arrow-cast, serde_json, sonic-rs), a good part of the cross build; the other packages' defaults
 # come back through their dependents.
 RUST_TEST_ARGS=(-p kjson-runtime -p kjson-arrow -p "$CLI_PACKAGE" --no-default-features --lib --test hostile)
-FULL_TESTS=(--test dictionary --test reference_rows --test generated --test replan --test cli --test decode)
+FULL_TESTS=(--test integration --test cli --test decode)
 if [[ "${1:-}" == --quick ]]; then
   shift
 else

@@ -3,7 +3,7 @@
 //! every schema in `schemas/`, Flink-derived fixtures, and the fallback to the dynamic encoder.
 //!
 //! Rewrite the golden files after a deliberate generator change with
-//! `KJSON_UPDATE_GOLDEN=1 cargo test --test generated golden`.
+//! `KJSON_UPDATE_GOLDEN=1 cargo test --release --test integration generated::golden`.
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -103,7 +103,7 @@ fn golden_sources_match_the_generator() {
         assert!(
             golden == generated.code,
             "{} differs from what kjson-codegen generates for {}; if the change is intended, run \
-             KJSON_UPDATE_GOLDEN=1 cargo test --test generated golden",
+             KJSON_UPDATE_GOLDEN=1 cargo test --release --test integration generated::golden",
             path.display(),
             generated.origins.join(", ")
         );

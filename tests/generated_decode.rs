@@ -5,7 +5,7 @@
 //! failing record under `Fail`.
 //!
 //! Rewrite the golden files after a deliberate generator change with
-//! `KJSON_UPDATE_GOLDEN=1 cargo test --test generated_decode golden`.
+//! `KJSON_UPDATE_GOLDEN=1 cargo test --release --test integration generated_decode::golden`.
 use std::path::PathBuf;
 
 use kjson_arrow::runtime::{Compatibility, FlinkVersion, FloatSpelling, Format, SinkSpec};
@@ -99,7 +99,7 @@ fn golden_decoders_match_the_generator() {
         assert!(
             golden == generated.code,
             "{} differs from what kjson-codegen generates for {origin}; if the change is intended, run \
-             KJSON_UPDATE_GOLDEN=1 cargo test --test generated_decode golden",
+             KJSON_UPDATE_GOLDEN=1 cargo test --release --test integration generated_decode::golden",
             path.display()
         );
     }

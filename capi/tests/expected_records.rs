@@ -1,7 +1,7 @@
 //! The expected records of the C test program (`tests/c/kjson_test.c`), written by the Rust
 //! encoder for the same batch the C program builds by hand, into `tests/c/expected_records.h`.
 //! This test fails when the committed header differs from what the encoder writes today;
-//! rewrite it with `KJSON_UPDATE_GOLDEN=1 cargo test -p kjson-capi --test expected_records`.
+//! rewrite it with `KJSON_UPDATE_GOLDEN=1 cargo test -p kjson-capi --test c_abi expected_records::`.
 use std::fmt::Write;
 use std::sync::Arc;
 
