@@ -5,13 +5,13 @@
 //! what they refuse is null). Both formatters parse strictly and resolve "smartly" (day 31 of a
 //! short month is its last day, `24:00:00` the next midnight); their result keeps milliseconds.
 use super::sql_timestamp;
-use super::temporal::{days_from_civil, days_in_month};
+use super::temporal::{days_in_month, LocalDateTime as Local};
 use super::value::Value;
 
 /// ogg's `current_ts` pattern, `yyyy-MM-dd'T'HH:mm:ss.SSSSSS`.
 pub(crate) fn parse_with_ogg_pattern(text: &str) -> Result<Value, String> {
     match ogg_pattern(text.as_bytes()) {
-        Some(local) => Ok(local.value()),
+        Some(local) => Ok(timestamp_value(local)),
         None => sql_timestamp::parse(text),
     }
 }
@@ -20,28 +20,14 @@ pub(crate) fn parse_with_ogg_pattern(text: &str) -> Result<Value, String> {
 /// ` [HH][H]:[mm][m]:[ss][s]` and a fraction of up to nine digits after a `.`.
 pub(crate) fn parse_default(text: &str) -> Result<Value, String> {
     default_format(text.as_bytes())
-        .map(Local::value)
+        .map(timestamp_value)
         .ok_or_else(|| format!("java.time.format.DateTimeParseException: Text '{text}' could not be parsed"))
 }
 
-/// A resolved local date-time, as `LocalDateTime.of` takes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Local {
-    pub year: i64,
-    pub month: i64,
-    pub day: i64,
-    pub second_of_day: i64,
-    pub nano: i64,
-}
-
-impl Local {
-    /// `TimestampData.fromLocalDateTime`: its millisecond arithmetic on Java longs wraps.
-    pub(crate) fn value(self) -> Value {
-        let epoch_day = days_from_civil(self.year, self.month, self.day);
-        let nano_of_day = self.second_of_day * 1_000_000_000 + self.nano;
-        let millis = epoch_day.wrapping_mul(86_400_000).wrapping_add(nano_of_day / 1_000_000);
-        Value::Timestamp { millis, nano_of_milli: (nano_of_day % 1_000_000) as i32 }
-    }
+/// `TimestampData.fromLocalDateTime` as a value.
+pub(crate) fn timestamp_value(local: Local) -> Value {
+    let (millis, nano_of_milli) = local.timestamp_data();
+    Value::Timestamp { millis, nano_of_milli }
 }
 
 struct Cursor<'a> {

@@ -5,8 +5,7 @@
 //! fields throws on a Julian 29 February that the Gregorian calendar lacks, which fails the
 //! message. kjson reads the fields as a JVM in a zone without offset changes does (UTC, say),
 //! and only ASCII digits, where `Integer.parseInt` also takes other Unicode digits.
-use super::flink_timestamp::Local;
-use super::temporal::{days_from_civil, days_in_month};
+use super::temporal::{days_from_civil, days_in_month, LocalDateTime};
 use super::value::Value;
 
 /// The fallback's value: null when `java.sql` refuses the text, `Err` when the fields it made
@@ -26,7 +25,8 @@ pub(crate) fn parse(text: &str) -> Result<Value, String> {
     if day > days_in_month(year, month) {
         return Err(format!("java.time.DateTimeException: Invalid date 'February 29' as '{year}' is not a leap year"));
     }
-    Ok(Local { year, month, day, second_of_day, nano }.value())
+    let (millis, nano_of_milli) = LocalDateTime { year, month, day, second_of_day, nano }.timestamp_data();
+    Ok(Value::Timestamp { millis, nano_of_milli })
 }
 
 /// `Integer.parseInt(text, 10)`: an optional sign and digits, within an int.
