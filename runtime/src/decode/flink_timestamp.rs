@@ -25,7 +25,7 @@ pub(crate) fn parse_default(text: &str) -> Result<Value, String> {
 }
 
 /// `TimestampData.fromLocalDateTime` as a value.
-pub(crate) fn timestamp_value(local: Local) -> Value {
+fn timestamp_value(local: Local) -> Value {
     let (millis, nano_of_milli) = local.timestamp_data();
     Value::Timestamp { millis, nano_of_milli }
 }
