@@ -2,8 +2,9 @@
 //! fields each key needs, read by the same tree converter as the envelope (Flink appends them
 //! to the envelope's row type), and the value each key gives every row of the message.
 //! Keys, types and conversions as Flink's `*JsonDecodingFormat.ReadableMetadata` declare them
-//! (the same on 1.20 and 2.2). ogg-json's two timestamps (strings in two patterns) are not read yet.
+//! (the same on 1.20 and 2.2).
 use super::failure::Failure;
+use super::flink_timestamp;
 use super::value::Value;
 use crate::error::{KjsonError, Result};
 use crate::spec::Format;
@@ -40,6 +41,12 @@ enum Read {
     Property(&'static str),
     /// A property parsed by `Long.parseLong`, as epoch milliseconds.
     PropertyMillis(&'static str),
+    /// ogg's `current_ts`: `DateTimeUtils.parseTimestampData(text, "yyyy-MM-dd'T'HH:mm:ss.SSSSSS")`
+    /// (TIMESTAMP_LTZ(6)); text it cannot read is null.
+    OggPattern,
+    /// ogg's `op_ts`: `DateTimeUtils.parseTimestampData(text)` (TIMESTAMP_LTZ(6)); text it cannot
+    /// read fails the message.
+    DefaultTimestamp,
 }
 
 const fn meta(key: &'static str, field: &'static str, field_type: FieldType, in_payload: bool, read: Read) -> MetaKey {
@@ -76,13 +83,12 @@ const MAXWELL: &[MetaKey] = &[
 const OGG: &[MetaKey] = &[
     meta("table", "table", FieldType::String, true, Read::AsIs),
     meta("primary-keys", "primary_keys", FieldType::StringArray, true, Read::AsIs),
+    meta("ingestion-timestamp", "current_ts", FieldType::String, true, Read::OggPattern),
+    meta("event-timestamp", "op_ts", FieldType::String, true, Read::DefaultTimestamp),
 ];
 
-/// ogg-json's timestamps: strings parsed with two patterns of Flink's `DateTimeUtils`.
-const OGG_TIMESTAMPS: &[&str] = &["ingestion-timestamp", "event-timestamp"];
-
 /// The keys (without `value.`) for `format`, in the order of the row Flink produces; refused
-/// with the key's name when the format has no such key or kjson does not read it.
+/// with the key's name when the format has no such key.
 pub(crate) fn keys(format: Format, keys: &[String]) -> Result<Vec<MetaKey>> {
     let (name, known) = match format {
         Format::DebeziumJson => ("debezium-json", DEBEZIUM),
@@ -96,13 +102,9 @@ pub(crate) fn keys(format: Format, keys: &[String]) -> Result<Vec<MetaKey>> {
             if let Some(found) = known.iter().find(|m| m.key == key) {
                 return Ok(*found);
             }
-            let why = match format == Format::OggJson && OGG_TIMESTAMPS.contains(&key.as_str()) {
-                true => "kjson's native decoder does not read ogg-json's timestamps yet (it reads 'value.table' \
-                         and 'value.primary-keys')"
-                    .to_string(),
-                false => format!("'{name}' has no readable metadata '{key}'"),
-            };
-            Err(KjsonError::option(format!("metadata column FROM 'value.{key}': {why}")))
+            Err(KjsonError::option(format!(
+                "metadata column FROM 'value.{key}': '{name}' has no readable metadata '{key}'"
+            )))
         })
         .collect()
 }
@@ -116,6 +118,7 @@ impl MetaKey {
             Read::EpochMillis(_) | Read::PropertyMillis(_) => {
                 DataType::nullable(LogicalType::TimestampLtz { precision: 3 })
             }
+            Read::OggPattern | Read::DefaultTimestamp => DataType::nullable(LogicalType::TimestampLtz { precision: 6 }),
         }
     }
 
@@ -144,6 +147,8 @@ impl MetaKey {
                 Value::Text(text) => millis(parse_long(&text)?),
                 _ => Value::Null,
             },
+            (Read::OggPattern, Value::Text(text)) => flink_timestamp::parse_with_ogg_pattern(&java_string(text))?,
+            (Read::DefaultTimestamp, Value::Text(text)) => flink_timestamp::parse_default(&java_string(text))?,
             (_, other) => return Err(Failure::Fatal(format!("metadata '{}' read {other:?}", self.key))),
         })
     }
@@ -180,6 +185,11 @@ fn property(map: &Value, name: &str) -> Value {
     }
 }
 
+/// `StringData.toString`: UTF-8 decoded, a malformed sequence replaced.
+fn java_string(text: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(text)
+}
+
 /// `Long.parseLong`: an optional sign and ASCII digits, in range; else the format fails.
 fn parse_long(text: &[u8]) -> std::result::Result<i64, Failure> {
     let text = String::from_utf8_lossy(text);
@@ -196,8 +206,10 @@ mod tests {
         let names = |keys: &[&str]| keys.iter().map(|k| k.to_string()).collect::<Vec<_>>();
         let debezium = keys(Format::DebeziumJson, &names(&["source.table", "schema"])).unwrap();
         assert_eq!(debezium.iter().map(|m| m.key).collect::<Vec<_>>(), ["source.table", "schema"]);
-        let error = keys(Format::OggJson, &names(&["event-timestamp"])).unwrap_err().to_string();
-        assert!(error.contains("'value.event-timestamp'") && error.contains("ogg-json"), "{error}");
+        let ogg = keys(Format::OggJson, &names(&["event-timestamp", "ingestion-timestamp"])).unwrap();
+        assert_eq!(ogg.iter().map(|m| m.field).collect::<Vec<_>>(), ["op_ts", "current_ts"]);
+        let ltz6 = DataType::nullable(LogicalType::TimestampLtz { precision: 6 });
+        assert!(ogg.iter().all(|m| m.output_type() == ltz6));
         let error = keys(Format::CanalJson, &names(&["schema"])).unwrap_err().to_string();
         assert!(error.contains("'canal-json' has no readable metadata 'schema'"), "{error}");
     }
@@ -214,10 +226,11 @@ mod tests {
     }
 
     fn decode(ddl: &str, keys: &[&str], messages: &[&str]) -> crate::decode::DecodedBatch {
-        use crate::decode::{Decoder, OnError, RecordSide};
+        use crate::decode::{Decoder, OnError, RecordSide, TimestampLayout};
         let spec = crate::spec::SinkSpec::from_source_ddl(ddl).expect("ddl");
         let mut decoder = Decoder::open(spec, crate::options::Compatibility::default()).expect("open");
         decoder.set_on_error(OnError::Collect);
+        decoder.set_timestamp_layout(TimestampLayout::AsFlinkRows).expect("layout");
         decoder.set_value_metadata(&keys.iter().map(|k| k.to_string()).collect::<Vec<_>>()).expect("keys");
         let data: Vec<u8> = messages.concat().into_bytes();
         let lengths: Vec<i32> = messages.iter().map(|m| m.len() as i32).collect();
@@ -247,6 +260,38 @@ mod tests {
             [Some("a"), Some("a"), None]
         );
         assert_eq!(batch.batch.column(2).null_count(), 1);
+    }
+
+    #[test]
+    fn ogg_timestamps_are_read_as_flink_reads_them() {
+        use arrow_array::cast::AsArray;
+        use arrow_array::Array;
+        let ddl = "CREATE TABLE t (id INT) WITH ('connector' = 'kafka', 'topic' = 't', 'format' = 'ogg-json')";
+        let batch = decode(
+            ddl,
+            &["ingestion-timestamp", "event-timestamp"],
+            &[
+                r#"{"after":{"id":1},"op_type":"I","current_ts":"2020-05-13T15:40:06.123456","op_ts":"2020-05-13 15:40:06.654321"}"#,
+                r#"{"after":{"id":2},"op_type":"I","current_ts":"2020-05-13 15:40:06.123456789","op_ts":null}"#,
+                r#"{"after":{"id":3},"op_type":"I","current_ts":"2020-05-13T15:40:06"}"#,
+                r#"{"after":{"id":4},"op_type":"I","op_ts":"2020-05-13T15:40:06"}"#,
+            ],
+        );
+        assert_eq!(batch.errors.len(), 1, "op_ts in the ISO form fails its message");
+        assert!(batch.errors[0].to_string().contains("DateTimeParseException"), "{:?}", batch.errors);
+        // TIMESTAMP_LTZ(6) leaves as epoch milliseconds and nanoseconds of the millisecond.
+        let parts = |column: usize, row: usize| {
+            let parts = batch.batch.column(column).as_struct();
+            parts.is_valid(row).then(|| {
+                let millis = parts.column(0).as_primitive::<arrow_array::types::Int64Type>().value(row);
+                (millis, parts.column(1).as_primitive::<arrow_array::types::Int32Type>().value(row))
+            })
+        };
+        assert_eq!(
+            (0..3).map(|r| parts(1, r)).collect::<Vec<_>>(),
+            [Some((1589384406123, 0)), Some((1589384406123, 456789)), None]
+        );
+        assert_eq!((0..3).map(|r| parts(2, r)).collect::<Vec<_>>(), [Some((1589384406654, 0)), None, None]);
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod convert;
 mod direct;
 mod failure;
 mod fast;
+mod flink_timestamp;
 #[doc(hidden)]
 pub mod generated_support;
 mod java;
@@ -28,6 +29,7 @@ mod node;
 mod node_convert;
 mod rows;
 mod side;
+mod sql_timestamp;
 mod temporal;
 mod tree;
 mod value;

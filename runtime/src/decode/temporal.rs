@@ -19,6 +19,27 @@ impl DateTime {
     }
 }
 
+/// A local date-time as `LocalDateTime.of` takes its fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LocalDateTime {
+    pub year: i64,
+    pub month: i64,
+    pub day: i64,
+    pub second_of_day: i64,
+    pub nano: i64,
+}
+
+impl LocalDateTime {
+    /// `TimestampData.fromLocalDateTime`: epoch milliseconds (Java long arithmetic, which wraps)
+    /// and nanoseconds of the millisecond.
+    pub(crate) fn timestamp_data(self) -> (i64, i32) {
+        let epoch_day = days_from_civil(self.year, self.month, self.day);
+        let nano_of_day = self.second_of_day * 1_000_000_000 + self.nano;
+        let millis = epoch_day.wrapping_mul(86_400_000).wrapping_add(nano_of_day / 1_000_000);
+        (millis, (nano_of_day % 1_000_000) as i32)
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Resolver {
     Strict,
@@ -253,7 +274,7 @@ fn is_leap(year: i64) -> bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
 }
 
-fn days_in_month(year: i64, month: i64) -> i64 {
+pub(crate) fn days_in_month(year: i64, month: i64) -> i64 {
     match month {
         2 if is_leap(year) => 29,
         2 => 28,
@@ -263,7 +284,7 @@ fn days_in_month(year: i64, month: i64) -> i64 {
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+pub(crate) fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;

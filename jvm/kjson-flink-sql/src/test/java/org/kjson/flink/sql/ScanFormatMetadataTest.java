@@ -1,11 +1,16 @@
 package org.kjson.flink.sql;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.kjson.flink.sql.ScanParityTest.assertSameFailure;
 import static org.kjson.flink.sql.ScanParityTest.assertSameRead;
 
+import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.kjson.flink.sql.support.ScanRun;
+import org.kjson.flink.sql.support.ScanRun.Result;
 
 /**
  * The changelog formats' readable metadata ({@code value.*} columns) on the real broker, judged
@@ -136,5 +141,82 @@ class ScanFormatMetadataTest {
         String columns = "tbl STRING METADATA FROM 'value.table' VIRTUAL,"
                 + " pks ARRAY<STRING> METADATA FROM 'value.primary-keys' VIRTUAL";
         assertSameRead(table("ogg-json", columns, ""), "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+    }
+
+    private static final String OGG_TIMESTAMPS = "ing TIMESTAMP_LTZ(6) METADATA FROM 'value.ingestion-timestamp' VIRTUAL,"
+            + " ev TIMESTAMP_LTZ(6) METADATA FROM 'value.event-timestamp' VIRTUAL";
+
+    /** An ogg insert of row {@code id} with the envelope fields {@code extra} (JSON members, or empty). */
+    private static ProducerRecord<byte[], byte[]> oggInsert(String topic, int id, String extra) {
+        return ScanRun.text(topic, null, "{\"table\":\"OGG.T\",\"op_type\":\"I\",\"after\":{\"id\":" + id + "}"
+                + (extra.isEmpty() ? "" : "," + extra) + "}");
+    }
+
+    private static String timestamps(String currentTs, String opTs) {
+        return "\"current_ts\":" + currentTs + ",\"op_ts\":" + opTs;
+    }
+
+    /**
+     * ogg's {@code current_ts} read with its pattern {@code yyyy-MM-dd'T'HH:mm:ss.SSSSSS}, and
+     * what the pattern refuses by {@code java.sql}'s parsers (or null); {@code op_ts} read by
+     * Flink's default timestamp formatter; both to the millisecond, except the nanoseconds
+     * {@code java.sql.Timestamp} keeps.
+     */
+    @Test
+    void oggJsonTimestampsReadTheStockRows() throws Exception {
+        String topic = ScanRun.topic("meta-ogg-timestamps", 1);
+        String[][] spellings = {
+            {"\"2020-05-13T15:40:06.123456\"", "\"2020-05-13 15:40:06.654321\""},
+            {"\"2020-05-13 15:40:06.123456789\"", "\"2020-5-3 5:4:6.1\""},
+            {"\"2020-05-13\"", "\"2020-05-13\""},
+            {"\"2020-02-31T10:00:00.000000\"", "\"2020-02-31 10:00:00\""},
+            {"\"2020-05-13 25:61:61\"", "\"2020-05-13 24:00:00\""},
+            {"\"  2020-5-3 +1:40:06.5 \"", "\"2020-05-13 15:40:06.\""},
+            {"\"1582-10-10 00:00:00\"", "\"1582-10-10 00:00:00\""},
+            {"\"2020-05-13T15:40:06\"", "\"+12020-05-13 15:40:06\""},
+            {"\"2020-13-01 00:00:00\"", "\"2020-05-\""},
+            {"\"x\"", "null"},
+            {"5", "\"1969-12-31 23:59:59.999\""},
+            {"null", "null"},
+        };
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < spellings.length; i++) {
+            records.add(oggInsert(topic, i, timestamps(spellings[i][0], spellings[i][1])));
+        }
+        records.add(oggInsert(topic, spellings.length, ""));
+        ScanRun.produce(records);
+        assertSameRead(table("ogg-json", OGG_TIMESTAMPS, ""), "kafka", "kjson-kafka", topic, "SELECT * FROM t");
+        assertSameRead(table("ogg-json", OGG_TIMESTAMPS, ""), "kafka", "kjson-kafka", topic,
+                "SELECT id, CAST(ev AS TIMESTAMP_LTZ(3)) FROM t WHERE ing IS NULL");
+    }
+
+    /** An {@code op_ts} the default formatter cannot read, a Julian leap day in {@code current_ts}. */
+    private static final String[] OGG_BAD_TIMESTAMPS = {
+        timestamps("null", "\"2020-05-13T15:40:06.123456\""),
+        timestamps("\"1500-02-29 00:00:00\"", "null"),
+    };
+
+    @Test
+    void oggJsonTimestampsFlinkRefusesFailTheMessage() throws Exception {
+        for (int i = 0; i < OGG_BAD_TIMESTAMPS.length; i++) {
+            String topic = ScanRun.topic("meta-ogg-bad-timestamp-" + i, 1);
+            ProducerRecord<byte[], byte[]> bad = oggInsert(topic, 2, OGG_BAD_TIMESTAMPS[i]);
+            ScanRun.produce(List.of(oggInsert(topic, 1, timestamps("null", "\"2020-05-13\"")), bad));
+            String ddl = table("ogg-json", OGG_TIMESTAMPS, "");
+            Result stock = ScanRun.read(ddl, "kafka", topic, "SELECT * FROM t");
+            Result kjson = ScanRun.read(ddl, "kjson-kafka", topic, "SELECT * FROM t");
+            assertNotNull(stock.failure(), "the stock read fails on " + OGG_BAD_TIMESTAMPS[i]);
+            assertSameFailure(stock, kjson, "Corrupt Ogg JSON message '" + new String(bad.value()) + "'.");
+        }
+    }
+
+    @Test
+    void oggJsonTimestampsFlinkRefusesAreSkippedUnderIgnoreParseErrors() throws Exception {
+        String topic = ScanRun.topic("meta-ogg-timestamps-ignore", 1);
+        ScanRun.produce(List.of(oggInsert(topic, 1, timestamps("null", "\"2020-05-13\"")),
+                oggInsert(topic, 2, OGG_BAD_TIMESTAMPS[0]), oggInsert(topic, 3, OGG_BAD_TIMESTAMPS[1]),
+                oggInsert(topic, 4, timestamps("\"2020-05-13T15:40:06.123456\"", "null"))));
+        String ddl = table("ogg-json", OGG_TIMESTAMPS, ",\n  'ogg-json.ignore-parse-errors' = 'true'");
+        assertSameRead(ddl, "kafka", "kjson-kafka", topic, "SELECT * FROM t");
     }
 }

@@ -235,7 +235,7 @@ class ScanParityTest {
      * the record's coordinates, and Flink's format message, which starts with {@code formatMessage}.
      * The rows before the failure are the same too.
      */
-    private static void assertSameFailure(Result stock, Result kjson, String formatMessage) {
+    static void assertSameFailure(Result stock, Result kjson, String formatMessage) {
         assertNotNull(kjson.failure(), "the kjson read fails as the stock read does");
         Throwable stockCause = deserializeFailure(stock.failure());
         Throwable kjsonCause = deserializeFailure(kjson.failure());

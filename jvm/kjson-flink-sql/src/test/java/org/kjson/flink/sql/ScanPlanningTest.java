@@ -75,13 +75,11 @@ class ScanPlanningTest {
     }
 
     @Test
-    void valueFormatMetadataKjsonDoesNotReadIsRefusedByName() {
-        String message = refusal("kjson-kafka", COLUMNS + ", op_ts TIMESTAMP_LTZ(6) METADATA FROM"
-                + " 'value.event-timestamp' VIRTUAL", "'format' = 'ogg-json'");
-        assertTrue(message.contains("metadata column FROM 'value.event-timestamp'")
-                && message.contains("metadata columns ['op_ts']")
-                && message.contains("does not read ogg-json's timestamps") && message.contains("use 'connector' = 'kafka'"),
-                message);
+    void oggJsonTimestampMetadataPlansAsTheStockConnectorDoes() {
+        String columns = COLUMNS + ", op_ts TIMESTAMP_LTZ(6) METADATA FROM 'value.event-timestamp' VIRTUAL,"
+                + " cur TIMESTAMP_LTZ(3) METADATA FROM 'value.ingestion-timestamp' VIRTUAL";
+        String options = "'format' = 'ogg-json', 'scan.startup.mode' = 'earliest-offset'";
+        assertEquals(optimized(plan("kafka", columns, options)), optimized(plan("kjson-kafka", columns, options)));
     }
 
     @Test
