@@ -300,6 +300,14 @@ fn estimated_pow5_bits(n: i32) -> i32 {
     }
 }
 
+/// [`estimated_pow5_bits`] for `1 <= n < 27` (the legacy table's range), without its table and
+/// branches: `5^n` is never a power of two, so its bit count is `floor(n * log2 5) + 1`, and
+/// 2378 / 1024 is close enough to log2 5 to floor exactly there.
+#[inline(always)]
+fn small_pow5_bits(n: i32) -> i32 {
+    ((n * 2378) >> 10) + 1
+}
+
 /// An upper bound of the bit length of `5^n` (2378/1024 > log2 5).
 fn upper_pow5_bits(n: i32) -> i32 {
     ((n * 2378) >> 10) + 1
@@ -644,6 +652,13 @@ mod tests {
             }
         }
         assert!(direct > 100_000, "the direct form was checked {direct} times");
+    }
+
+    #[test]
+    fn small_pow5_bits_is_the_legacy_estimate() {
+        for n in 1..POW5_BITS.len() as i32 {
+            assert_eq!(small_pow5_bits(n), estimated_pow5_bits(n), "5^{n}");
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@
 //!    than `M`, and Java's scientific layout prints `d0` as it prints `d`: `d.0E..`.
 //!
 //! Every condition is checked exactly; a value that fails one takes the digit loop.
-use super::{estimate_dec_exp, estimated_pow5_bits, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
+use super::{estimate_dec_exp, small_pow5_bits, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
 use crate::float::decimal::POW10;
 use crate::float::jdk19::Placed;
 use crate::float::text::DecimalText;
@@ -66,7 +66,8 @@ pub(super) fn legacy_text(
 /// `ten_s_bits % 32 <= 28` is enough for all three.
 #[inline(always)]
 fn direct_prints(dec_exp: i32, bin_exp: i32, significant_bits: i32, [len, point]: [i32; 2], alone: bool) -> bool {
-    let ten_s_bits = dec_exp - bin_exp + significant_bits + 1 + estimated_pow5_bits(dec_exp + 1);
+    // A non-integer is below 2^52, so the estimate is at most 15 and the power of five small.
+    let ten_s_bits = dec_exp - bin_exp + significant_bits + 1 + small_pow5_bits(dec_exp + 1);
     if len >= 3 && ten_s_bits & 31 <= 28 {
         // The estimate is exact, or one too high and the loop drops a leading zero.
         return dec_exp == point - 1 || dec_exp == point;
