@@ -125,8 +125,10 @@ impl DecimalText {
             (word0 >> 56) | (word1 << 8),
             (word1 >> 56) | (word2 << 8),
         ];
-        let digits_after = (self.len as u32).saturating_sub(head).max(1);
-        out.put_chunk(&words_text(words), (head + 1 + digits_after) as usize);
+        // The digits and the point, or `head` digits, the point and one digit if that is longer:
+        // `head + 1 + max(len - head, 1)` without the subtraction's clamp.
+        let text_len = (self.len as u32).max(head + 1) + 1;
+        out.put_chunk(&words_text(words), text_len as usize);
         if !plain {
             let (word, len) = exponent_text(self.point - 1);
             out.put_chunk(&word.to_le_bytes(), len);
