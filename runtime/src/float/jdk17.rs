@@ -106,9 +106,7 @@ fn legacy_digits(
         return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
     // The decimal first: the loop's sizes are then computed after the product, not kept across it.
-    if let Some(text) =
-        shortest().and_then(|placed| agreement::legacy_text(&placed, bin_exp, fraction, normal_bits, tiny_bits))
-    {
+    if let Some(text) = shortest().and_then(|placed| agreement::legacy_text(&placed, bin_exp, fraction, normal_bits)) {
         return Legacy::Text(text);
     }
     Legacy::Digits(digit_loop(bin_exp, fraction, significant_bits))

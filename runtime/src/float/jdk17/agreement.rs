@@ -30,15 +30,9 @@ use crate::float::text::DecimalText;
 
 /// The text of `placed.decimal` if the legacy loop prints it for the value
 /// `fraction * 2^(bin_exp - 52)` (`fraction` with its leading one at bit 52, `significant_bits`
-/// of precision, `tiny_bits` as in the loop's set-up), else `None`.
+/// of precision), else `None`. The value is one the integer path left to the loop.
 #[inline(always)]
-pub(super) fn legacy_text(
-    placed: &Placed,
-    bin_exp: i32,
-    fraction: u64,
-    significant_bits: i32,
-    tiny_bits: i32,
-) -> Option<DecimalText> {
+pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, significant_bits: i32) -> Option<DecimalText> {
     let decimal = placed.decimal;
     if !placed.interior || !DecimalText::fits(decimal) {
         return None;
@@ -51,8 +45,10 @@ pub(super) fn legacy_text(
     }
     let dec_exp = estimate_dec_exp(fraction, bin_exp);
     // Non-integers with `dec_exp >= 0` (below 2^52, so no short decimal at `v + M`) take the
-    // direct sizes in registers; the rest the full set-up, out of line.
-    let prints = if tiny_bits > 0 && dec_exp >= 0 {
+    // direct sizes in registers; the rest the full set-up, out of line. The integer path takes
+    // every integer up to `MAX_SMALL_BIN_EXP`, so here that exponent marks a non-integer (the
+    // loop's `tiny_bits > 0`), one comparison where `tiny_bits` would be kept across the product.
+    let prints = if bin_exp <= MAX_SMALL_BIN_EXP && dec_exp >= 0 {
         direct_prints(dec_exp, bin_exp, significant_bits, [len, point], placed.alone)
     } else {
         full_set_up_prints(bin_exp, fraction, significant_bits, [len, point], placed.alone)
