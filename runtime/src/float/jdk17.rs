@@ -48,6 +48,20 @@ const POW5_BITS: [i32; 27] =
 #[inline(always)]
 pub(crate) fn f64_legacy(bits: u64) -> Legacy {
     let biased_exp = ((bits >> 52) & 0x7ff) as i32;
+    let stored = bits & ((1 << 52) - 1);
+    if biased_exp == 0 || stored == 0 {
+        return f64_legacy_without_shortest(bits);
+    }
+    // Normal and not a power of two: one precision, and the shortest-digit route applies.
+    let shortest = || Some(jdk19::f64_placed(bits));
+    legacy_digits(biased_exp - 1023, stored | (1 << SIGNIFICAND_SHIFT), [53, 53], shortest)
+}
+
+/// [`f64_legacy`] for subnormals and powers of two, which never take the shortest-digit route:
+/// out of line, so the inlined route keeps no precision or condition of theirs.
+#[inline(never)]
+fn f64_legacy_without_shortest(bits: u64) -> Legacy {
+    let biased_exp = ((bits >> 52) & 0x7ff) as i32;
     let mut fraction = bits & ((1 << 52) - 1);
     let (bin_exp, significant_bits) = if biased_exp == 0 {
         // Subnormal: normalise so the leading one sits where the implicit bit would.
@@ -59,14 +73,24 @@ pub(crate) fn f64_legacy(bits: u64) -> Legacy {
         fraction |= 1 << SIGNIFICAND_SHIFT;
         (biased_exp, SIGNIFICAND_SHIFT + 1)
     };
-    // Subnormals and powers of two never take the shortest-digit route.
-    let shortest = || (biased_exp != 0 && bits & ((1 << 52) - 1) != 0).then(|| jdk19::f64_placed(bits));
-    legacy_digits(bin_exp - 1023, fraction, [significant_bits, 53], shortest)
+    legacy_digits(bin_exp - 1023, fraction, [significant_bits, 53], || None)
 }
 
 /// Legacy digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
 #[inline(always)]
 pub(crate) fn f32_legacy(bits: u32) -> Legacy {
+    let biased_exp = ((bits >> 23) & 0xff) as i32;
+    let stored = bits & ((1 << 23) - 1);
+    if biased_exp == 0 || stored == 0 {
+        return f32_legacy_without_shortest(bits);
+    }
+    let shortest = || Some(jdk19::f32_placed(bits));
+    legacy_digits(biased_exp - 127, u64::from(stored | (1 << 23)) << 29, [24, 24], shortest)
+}
+
+/// As [`f64_legacy_without_shortest`] for floats.
+#[inline(never)]
+fn f32_legacy_without_shortest(bits: u32) -> Legacy {
     let biased_exp = ((bits >> 23) & 0xff) as i32;
     let mut fraction = bits & ((1 << 23) - 1);
     let (bin_exp, significant_bits) = if biased_exp == 0 {
@@ -78,8 +102,7 @@ pub(crate) fn f32_legacy(bits: u32) -> Legacy {
         fraction |= 1 << 23;
         (biased_exp, 24)
     };
-    let shortest = || (biased_exp != 0 && bits & ((1 << 23) - 1) != 0).then(|| jdk19::f32_placed(bits));
-    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, [significant_bits, 24], shortest)
+    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, [significant_bits, 24], || None)
 }
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
