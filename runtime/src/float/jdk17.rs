@@ -39,6 +39,8 @@ const SIGNIFICAND_SHIFT: i32 = 52;
 /// Binary exponents for which the integer path is tried.
 const MAX_SMALL_BIN_EXP: i32 = 62;
 const MIN_SMALL_BIN_EXP: i32 = -21;
+// `is_small_integer` leaves the low end out: integers have `bin_exp >= 0`.
+const _: () = assert!(MIN_SMALL_BIN_EXP <= 0);
 
 /// `ceil(log2(5^i))`, as the legacy code sizes its 32/64-bit variants.
 const POW5_BITS: [i32; 27] =
@@ -115,10 +117,7 @@ fn legacy_digits(
     [significant_bits, normal_bits]: [i32; 2],
     shortest: impl FnOnce() -> Option<Placed>,
 ) -> Legacy {
-    let tail_zeros = fraction.trailing_zeros() as i32;
-    let fraction_bits = SIGNIFICAND_SHIFT + 1 - tail_zeros;
-    let tiny_bits = (fraction_bits - bin_exp - 1).max(0);
-    if tiny_bits == 0 && (MIN_SMALL_BIN_EXP..=MAX_SMALL_BIN_EXP).contains(&bin_exp) {
+    if is_small_integer(bin_exp, fraction.trailing_zeros() as i32) {
         let dropped_digits =
             if bin_exp > significant_bits { floor_log10_pow2(bin_exp - significant_bits - 1) } else { 0 };
         let integer = if bin_exp >= SIGNIFICAND_SHIFT {
@@ -133,6 +132,16 @@ fn legacy_digits(
         return Legacy::Text(text);
     }
     Legacy::Digits(digit_loop(bin_exp, fraction, significant_bits))
+}
+
+/// Whether the value with this exponent and these low zero bits of a fraction with its leading
+/// one at bit 52 takes the integer path: the loop set-up's `tiny_bits == 0` (no fraction bits
+/// below the point), and `bin_exp` in the small range. The former is
+/// `bin_exp + tail_zeros >= 52`, and then `bin_exp >= 0`, inside the range at its low end; so the
+/// range's high end is the other test, and one sign test takes both.
+#[inline(always)]
+fn is_small_integer(bin_exp: i32, tail_zeros: i32) -> bool {
+    (bin_exp + tail_zeros - SIGNIFICAND_SHIFT) | (MAX_SMALL_BIN_EXP - bin_exp) >= 0
 }
 
 /// What the agreement test reads of the digit loop's set-up: the decimal-exponent estimate, the
@@ -673,6 +682,17 @@ mod tests {
             }
         }
         assert!(direct > 100_000, "the direct form was checked {direct} times");
+    }
+
+    #[test]
+    fn small_integer_test_is_its_definition() {
+        for bin_exp in -1100..=1100 {
+            for tail_zeros in 0..=SIGNIFICAND_SHIFT {
+                let tiny_bits = (SIGNIFICAND_SHIFT + 1 - tail_zeros - bin_exp - 1).max(0);
+                let expected = tiny_bits == 0 && (MIN_SMALL_BIN_EXP..=MAX_SMALL_BIN_EXP).contains(&bin_exp);
+                assert_eq!(is_small_integer(bin_exp, tail_zeros), expected, "2^{bin_exp}, {tail_zeros} zeros");
+            }
+        }
     }
 
     #[test]
