@@ -5,6 +5,7 @@
 # Usage: scripts/float-exhaustive.sh [first-hex last-hex]
 # Too slow for CI. Measured on a 2-core machine shared with other heavy jobs: 16M patterns
 # (41000000..41ffffff) in about 85 s per JDK; JDK 17 over 00000000..1fffffff in about 42 min.
+# On a quieter run of the same machine: the whole default range in 10.5 min (JDK 17 436 s, JDK 25 190 s).
 # On a mismatch the failing blocks are dumped and compared value by value (float_check).
 set -euo pipefail
 cd "$(dirname "$0")/.."

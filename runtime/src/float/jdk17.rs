@@ -39,6 +39,8 @@ const SIGNIFICAND_SHIFT: i32 = 52;
 /// Binary exponents for which the integer path is tried.
 const MAX_SMALL_BIN_EXP: i32 = 62;
 const MIN_SMALL_BIN_EXP: i32 = -21;
+// `is_small_integer` leaves the low end out: integers have `bin_exp >= 0`.
+const _: () = assert!(MIN_SMALL_BIN_EXP <= 0);
 
 /// `ceil(log2(5^i))`, as the legacy code sizes its 32/64-bit variants.
 const POW5_BITS: [i32; 27] =
@@ -47,6 +49,20 @@ const POW5_BITS: [i32; 27] =
 /// Legacy digits of a finite, non-zero double's magnitude.
 #[inline(always)]
 pub(crate) fn f64_legacy(bits: u64) -> Legacy {
+    let biased_exp = ((bits >> 52) & 0x7ff) as i32;
+    let stored = bits & ((1 << 52) - 1);
+    if biased_exp == 0 || stored == 0 {
+        return f64_legacy_without_shortest(bits);
+    }
+    // Normal and not a power of two: one precision, and the shortest-digit route applies.
+    let shortest = || Some(jdk19::f64_placed(bits));
+    legacy_digits(biased_exp - 1023, stored | (1 << SIGNIFICAND_SHIFT), [53, 53], shortest)
+}
+
+/// [`f64_legacy`] for subnormals and powers of two, which never take the shortest-digit route:
+/// out of line, so the inlined route keeps no precision or condition of theirs.
+#[inline(never)]
+fn f64_legacy_without_shortest(bits: u64) -> Legacy {
     let biased_exp = ((bits >> 52) & 0x7ff) as i32;
     let mut fraction = bits & ((1 << 52) - 1);
     let (bin_exp, significant_bits) = if biased_exp == 0 {
@@ -59,14 +75,24 @@ pub(crate) fn f64_legacy(bits: u64) -> Legacy {
         fraction |= 1 << SIGNIFICAND_SHIFT;
         (biased_exp, SIGNIFICAND_SHIFT + 1)
     };
-    // Subnormals and powers of two never take the shortest-digit route.
-    let shortest = || (biased_exp != 0 && bits & ((1 << 52) - 1) != 0).then(|| jdk19::f64_placed(bits));
-    legacy_digits(bin_exp - 1023, fraction, [significant_bits, 53], shortest)
+    legacy_digits(bin_exp - 1023, fraction, [significant_bits, 53], || None)
 }
 
 /// Legacy digits of a finite, non-zero float's magnitude (formatted as a float, not widened).
 #[inline(always)]
 pub(crate) fn f32_legacy(bits: u32) -> Legacy {
+    let biased_exp = ((bits >> 23) & 0xff) as i32;
+    let stored = bits & ((1 << 23) - 1);
+    if biased_exp == 0 || stored == 0 {
+        return f32_legacy_without_shortest(bits);
+    }
+    let shortest = || Some(jdk19::f32_placed(bits));
+    legacy_digits(biased_exp - 127, u64::from(stored | (1 << 23)) << 29, [24, 24], shortest)
+}
+
+/// As [`f64_legacy_without_shortest`] for floats.
+#[inline(never)]
+fn f32_legacy_without_shortest(bits: u32) -> Legacy {
     let biased_exp = ((bits >> 23) & 0xff) as i32;
     let mut fraction = bits & ((1 << 23) - 1);
     let (bin_exp, significant_bits) = if biased_exp == 0 {
@@ -78,8 +104,7 @@ pub(crate) fn f32_legacy(bits: u32) -> Legacy {
         fraction |= 1 << 23;
         (biased_exp, 24)
     };
-    let shortest = || (biased_exp != 0 && bits & ((1 << 23) - 1) != 0).then(|| jdk19::f32_placed(bits));
-    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, [significant_bits, 24], shortest)
+    legacy_digits(bin_exp - 127, u64::from(fraction) << 29, [significant_bits, 24], || None)
 }
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
@@ -92,10 +117,7 @@ fn legacy_digits(
     [significant_bits, normal_bits]: [i32; 2],
     shortest: impl FnOnce() -> Option<Placed>,
 ) -> Legacy {
-    let tail_zeros = fraction.trailing_zeros() as i32;
-    let fraction_bits = SIGNIFICAND_SHIFT + 1 - tail_zeros;
-    let tiny_bits = (fraction_bits - bin_exp - 1).max(0);
-    if tiny_bits == 0 && (MIN_SMALL_BIN_EXP..=MAX_SMALL_BIN_EXP).contains(&bin_exp) {
+    if is_small_integer(bin_exp, fraction.trailing_zeros() as i32) {
         let dropped_digits =
             if bin_exp > significant_bits { floor_log10_pow2(bin_exp - significant_bits - 1) } else { 0 };
         let integer = if bin_exp >= SIGNIFICAND_SHIFT {
@@ -106,12 +128,20 @@ fn legacy_digits(
         return Legacy::Decimal(integer_decimal(integer, dropped_digits));
     }
     // The decimal first: the loop's sizes are then computed after the product, not kept across it.
-    if let Some(text) =
-        shortest().and_then(|placed| agreement::legacy_text(&placed, bin_exp, fraction, normal_bits, tiny_bits))
-    {
+    if let Some(text) = shortest().and_then(|placed| agreement::legacy_text(&placed, bin_exp, fraction, normal_bits)) {
         return Legacy::Text(text);
     }
     Legacy::Digits(digit_loop(bin_exp, fraction, significant_bits))
+}
+
+/// Whether the value with this exponent and these low zero bits of a fraction with its leading
+/// one at bit 52 takes the integer path: the loop set-up's `tiny_bits == 0` (no fraction bits
+/// below the point), and `bin_exp` in the small range. The former is
+/// `bin_exp + tail_zeros >= 52`, and then `bin_exp >= 0`, inside the range at its low end; so the
+/// range's high end is the other test, and one sign test takes both.
+#[inline(always)]
+fn is_small_integer(bin_exp: i32, tail_zeros: i32) -> bool {
+    (bin_exp + tail_zeros - SIGNIFICAND_SHIFT) | (MAX_SMALL_BIN_EXP - bin_exp) >= 0
 }
 
 /// What the agreement test reads of the digit loop's set-up: the decimal-exponent estimate, the
@@ -298,6 +328,14 @@ fn estimated_pow5_bits(n: i32) -> i32 {
     } else {
         n * 3
     }
+}
+
+/// [`estimated_pow5_bits`] for `1 <= n < 27` (the legacy table's range), without its table and
+/// branches: `5^n` is never a power of two, so its bit count is `floor(n * log2 5) + 1`, and
+/// 2378 / 1024 is close enough to log2 5 to floor exactly there.
+#[inline(always)]
+fn small_pow5_bits(n: i32) -> i32 {
+    ((n * 2378) >> 10) + 1
 }
 
 /// An upper bound of the bit length of `5^n` (2378/1024 > log2 5).
@@ -644,6 +682,24 @@ mod tests {
             }
         }
         assert!(direct > 100_000, "the direct form was checked {direct} times");
+    }
+
+    #[test]
+    fn small_integer_test_is_its_definition() {
+        for bin_exp in -1100..=1100 {
+            for tail_zeros in 0..=SIGNIFICAND_SHIFT {
+                let tiny_bits = (SIGNIFICAND_SHIFT + 1 - tail_zeros - bin_exp - 1).max(0);
+                let expected = tiny_bits == 0 && (MIN_SMALL_BIN_EXP..=MAX_SMALL_BIN_EXP).contains(&bin_exp);
+                assert_eq!(is_small_integer(bin_exp, tail_zeros), expected, "2^{bin_exp}, {tail_zeros} zeros");
+            }
+        }
+    }
+
+    #[test]
+    fn small_pow5_bits_is_the_legacy_estimate() {
+        for n in 1..POW5_BITS.len() as i32 {
+            assert_eq!(small_pow5_bits(n), estimated_pow5_bits(n), "5^{n}");
+        }
     }
 
     #[test]

@@ -74,8 +74,9 @@ pub(crate) fn f64_shortest(bits: u64) -> Decimal {
     if biased_exp != 0 {
         let minus_q = -F64_Q_MIN + 1 - biased_exp;
         let c = F64_C_MIN | fraction;
-        // Integers below 2^53 print exactly.
-        if 0 < minus_q && minus_q < 53 && (c >> minus_q) << minus_q == c {
+        // Integers below 2^53 print exactly. The fraction bits are the low zeros of `c`, counted
+        // (one instruction) rather than shifted out and back.
+        if 0 < minus_q && minus_q < 53 && c.trailing_zeros() >= minus_q as u32 {
             return Decimal { significand: c >> minus_q, exponent: 0 };
         }
         // Powers of two have a narrower lower gap: Schubfach's case.
@@ -188,7 +189,7 @@ pub(crate) fn f32_shortest(bits: u32) -> Decimal {
     if biased_exp != 0 {
         let minus_q = -F32_Q_MIN + 1 - biased_exp;
         let c = F32_C_MIN | fraction;
-        if 0 < minus_q && minus_q < 24 && (c >> minus_q) << minus_q == c {
+        if 0 < minus_q && minus_q < 24 && c.trailing_zeros() >= minus_q as u32 {
             return Decimal { significand: u64::from(c >> minus_q), exponent: 0 };
         }
         // Powers of two have a narrower lower gap: Schubfach's case.

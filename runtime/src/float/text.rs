@@ -1,9 +1,10 @@
 //! A decimal written in Java's layout straight into a sink, from words held in registers.
 //!
-//! The significand is cut into 17 digits with leading zeros (one, then two words of eight digits
-//! made in parallel lanes), and the leading zeros are shifted out, so every digit has a fixed
-//! place in a frame `d.dddddddddddddddd`. Leading and trailing zeros are counted on those words
-//! (no length computation before the digits, no division per zero). Every layout is the digit string with a short run of bytes put in after its first `head` digits
+//! The significand is first scaled to exactly 17 digits (9 for a float's), then cut into its first
+//! digit and two words of eight digits made in parallel lanes, so every digit has a fixed place
+//! in a frame `d.dddddddddddddddd` and no leading zeros are shifted out. Trailing zeros are
+//! counted on those words (no division per zero). Every layout is the digit string with a short
+//! run of bytes put in after its first `head` digits
 //! (`.` for `ddd.ddd` and `d.dddE..`, `0.`, `0.0` or `0.00` at the front for `0.00ddd`), so all
 //! three share one computation: a few shifts of three words, stored as one 24-byte chunk. The
 //! bytes are never assembled on the stack, where reading a whole buffer back after byte and word
@@ -47,50 +48,40 @@ impl DecimalText {
         if float && decimal.significand < POW10[SHORT_DIGITS] {
             return DecimalText::new_short(decimal);
         }
-        // The significand as 17 digits with leading zeros, made before its length is known: the
-        // digits do not wait for a length computation, and the length comes from their words.
-        let significand = decimal.significand;
+        // The significand scaled to exactly 17 digits: its first digit is then the frame's first
+        // byte, and no leading zeros are counted or shifted out of the digit words.
+        let (significand, point) = fill_frame(decimal, FRAME_DIGITS);
         let above_8 = significand / TEN_8;
-        let top = above_8 / TEN_8;
-        let middle = eight_digits((above_8 - top * TEN_8) as u32) - ASCII_ZEROS;
-        let bottom = eight_digits((significand - above_8 * TEN_8) as u32) - ASCII_ZEROS;
-        // Digit values of the frame after its first digit, the earlier digit in the lower byte.
-        let tail = u128::from(middle) | (u128::from(bottom) << 64);
+        let top = (above_8 as u32) / TEN_8 as u32;
+        let middle = eight_digits(above_8 as u32 - top * TEN_8 as u32);
+        let bottom = eight_digits((significand - above_8 * TEN_8) as u32);
+        // Trailing zeros, on the digit values: the earlier digit is in the lower byte.
+        let tail = u128::from(middle - ASCII_ZEROS) | (u128::from(bottom - ASCII_ZEROS) << 64);
         let trailing_zeros = tail.leading_zeros() / 8;
-        let leading_zeros = if top == 0 { 1 + tail.trailing_zeros() / 8 } else { 0 };
-        // Drop the leading zeros: the first digit is tail byte `leading_zeros - 1`. Zeros shift in
-        // behind (at most 120 bits: a significand of one digit has it in the top byte).
-        let shifted = tail >> (8 * leading_zeros.saturating_sub(1));
-        let (first, rest) = if top == 0 { (shifted as u8, shifted >> 8) } else { (top as u8, tail) };
-        let len = (FRAME_DIGITS as u32 - leading_zeros - trailing_zeros) as usize;
         DecimalText {
-            first: b'0' + first,
-            high: rest as u64 + ASCII_ZEROS,
-            low: (rest >> 64) as u64 + ASCII_ZEROS,
-            len,
-            point: decimal.exponent + (FRAME_DIGITS as u32 - leading_zeros) as i32,
+            first: b'0' + top as u8,
+            high: middle,
+            low: bottom,
+            len: (FRAME_DIGITS as u32 - trailing_zeros) as usize,
+            point,
         }
     }
 
     /// As [`DecimalText::new`] for a significand below 10^9 (every float's, the short readings
-    /// of doubles): 9 digits, one word of eight and the first, so the frame's shifts stay in one
-    /// register.
+    /// of doubles): 9 digits, one word of eight and the first, so the frame stays in one register.
     #[inline(always)]
     fn new_short(decimal: Decimal) -> DecimalText {
-        let significand = decimal.significand as u32;
+        let (significand, point) = fill_frame(decimal, SHORT_DIGITS);
+        let significand = significand as u32;
         let top = significand / TEN_8 as u32;
-        let bottom = eight_digits(significand - top * TEN_8 as u32) - ASCII_ZEROS;
-        // `bottom` is not zero when `top` is (the significand is not zero).
-        let trailing_zeros = bottom.leading_zeros() / 8;
-        let leading_zeros = if top == 0 { 1 + bottom.trailing_zeros() / 8 } else { 0 };
-        let shifted = bottom >> (8 * leading_zeros.saturating_sub(1));
-        let (first, rest) = if top == 0 { (shifted as u8, shifted >> 8) } else { (top as u8, bottom) };
+        let bottom = eight_digits(significand - top * TEN_8 as u32);
+        let trailing_zeros = (bottom - ASCII_ZEROS).leading_zeros() / 8;
         DecimalText {
-            first: b'0' + first,
-            high: rest + ASCII_ZEROS,
+            first: b'0' + top as u8,
+            high: bottom,
             low: ASCII_ZEROS,
-            len: (SHORT_DIGITS as u32 - leading_zeros - trailing_zeros) as usize,
-            point: decimal.exponent + (SHORT_DIGITS as u32 - leading_zeros) as i32,
+            len: (SHORT_DIGITS as u32 - trailing_zeros) as usize,
+            point,
         }
     }
 
@@ -134,8 +125,10 @@ impl DecimalText {
             (word0 >> 56) | (word1 << 8),
             (word1 >> 56) | (word2 << 8),
         ];
-        let digits_after = (self.len as u32).saturating_sub(head).max(1);
-        out.put_chunk(&words_text(words), (head + 1 + digits_after) as usize);
+        // The digits and the point, or `head` digits, the point and one digit if that is longer:
+        // `head + 1 + max(len - head, 1)` without the subtraction's clamp.
+        let text_len = (self.len as u32).max(head + 1) + 1;
+        out.put_chunk(&words_text(words), text_len as usize);
         if !plain {
             let (word, len) = exponent_text(self.point - 1);
             out.put_chunk(&word.to_le_bytes(), len);
@@ -169,6 +162,19 @@ const LOW_BYTES_MASKS: [u64; 8] = {
     }
     masks
 };
+
+/// The significand of `decimal` (not zero, below `10^frame`) times the power of ten that gives
+/// it exactly `frame` digits, and the decimal point's place: after `point` of those digits.
+#[inline(always)]
+fn fill_frame(decimal: Decimal, frame: usize) -> (u64, i32) {
+    let significand = decimal.significand;
+    // From the bit length, `floor(log10)` or one less (1233 / 4096 is just above log10(2)).
+    let bits = 64 - significand.leading_zeros();
+    let guess = (bits * 1233) >> 12;
+    let digits = guess as usize + usize::from(significand >= POW10[guess as usize]);
+    let scale = POW10[frame.saturating_sub(digits)];
+    (significand * scale, decimal.exponent + digits as i32)
+}
 
 /// `E`, a `-` for a negative exponent, then its 1 to 3 digits, as the low bytes of a word.
 #[inline(always)]

@@ -23,22 +23,16 @@
 //!    than `M`, and Java's scientific layout prints `d0` as it prints `d`: `d.0E..`.
 //!
 //! Every condition is checked exactly; a value that fails one takes the digit loop.
-use super::{estimate_dec_exp, estimated_pow5_bits, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
+use super::{estimate_dec_exp, small_pow5_bits, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
 use crate::float::decimal::POW10;
 use crate::float::jdk19::Placed;
 use crate::float::text::DecimalText;
 
 /// The text of `placed.decimal` if the legacy loop prints it for the value
 /// `fraction * 2^(bin_exp - 52)` (`fraction` with its leading one at bit 52, `significant_bits`
-/// of precision, `tiny_bits` as in the loop's set-up), else `None`.
+/// of precision), else `None`. The value is one the integer path left to the loop.
 #[inline(always)]
-pub(super) fn legacy_text(
-    placed: &Placed,
-    bin_exp: i32,
-    fraction: u64,
-    significant_bits: i32,
-    tiny_bits: i32,
-) -> Option<DecimalText> {
+pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, significant_bits: i32) -> Option<DecimalText> {
     let decimal = placed.decimal;
     if !placed.interior || !DecimalText::fits(decimal) {
         return None;
@@ -51,8 +45,10 @@ pub(super) fn legacy_text(
     }
     let dec_exp = estimate_dec_exp(fraction, bin_exp);
     // Non-integers with `dec_exp >= 0` (below 2^52, so no short decimal at `v + M`) take the
-    // direct sizes in registers; the rest the full set-up, out of line.
-    let prints = if tiny_bits > 0 && dec_exp >= 0 {
+    // direct sizes in registers; the rest the full set-up, out of line. The integer path takes
+    // every integer up to `MAX_SMALL_BIN_EXP`, so here that exponent marks a non-integer (the
+    // loop's `tiny_bits > 0`), one comparison where `tiny_bits` would be kept across the product.
+    let prints = if bin_exp <= MAX_SMALL_BIN_EXP && dec_exp >= 0 {
         direct_prints(dec_exp, bin_exp, significant_bits, [len, point], placed.alone)
     } else {
         full_set_up_prints(bin_exp, fraction, significant_bits, [len, point], placed.alone)
@@ -66,7 +62,8 @@ pub(super) fn legacy_text(
 /// `ten_s_bits % 32 <= 28` is enough for all three.
 #[inline(always)]
 fn direct_prints(dec_exp: i32, bin_exp: i32, significant_bits: i32, [len, point]: [i32; 2], alone: bool) -> bool {
-    let ten_s_bits = dec_exp - bin_exp + significant_bits + 1 + estimated_pow5_bits(dec_exp + 1);
+    // A non-integer is below 2^52, so the estimate is at most 15 and the power of five small.
+    let ten_s_bits = dec_exp - bin_exp + significant_bits + 1 + small_pow5_bits(dec_exp + 1);
     if len >= 3 && ten_s_bits & 31 <= 28 {
         // The estimate is exact, or one too high and the loop drops a leading zero.
         return dec_exp == point - 1 || dec_exp == point;

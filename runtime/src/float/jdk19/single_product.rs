@@ -75,7 +75,7 @@ pub(crate) fn shortest_placed(c: u64, q: i32) -> Option<Placed> {
     // and additions below cannot wrap.
     let half_gap = ((g >> 63) as u64) >> (3 - h);
     let one_minus_half_gap = half_gap.wrapping_neg();
-    let exact = k < 0 && q >= k - 62;
+    let exact = is_exact_range(q);
     // An end counts as inside when the significand is even (Java's rounding to even).
     let open = c & 1;
     let (below_slack, above_slack) = if exact { (open, open) } else { (2, 1) };
@@ -105,6 +105,16 @@ pub(crate) fn shortest_placed(c: u64, q: i32) -> Option<Placed> {
     let alone = u128::from(distance) + 10 * u128::from(half_gap) + NEIGHBOUR_MARGIN <= 1 << 64;
     let decimal = Decimal { significand: significand + u64::from(round_up), exponent: k };
     Some(Placed { decimal, interior: true, alone })
+}
+
+/// The smallest `q` of the exact range (see [`is_exact_range`]).
+const EXACT_Q_MIN: i32 = -90;
+
+/// Whether `k < 0 && q >= k - 62` for `k = floor(log10(2^q))`: the product's floor is exact. As
+/// `q - k` never falls when `q` grows, that is one range of `q`, tested with one comparison.
+#[inline(always)]
+fn is_exact_range(q: i32) -> bool {
+    (q.wrapping_sub(EXACT_Q_MIN) as u32) < EXACT_Q_MIN.unsigned_abs()
 }
 
 #[cfg(test)]
@@ -179,6 +189,14 @@ mod tests {
             let exact = f32_decimal(q, c, 0);
             let integer = f32::from_bits(bits).fract() == 0.0;
             self.add(q, integer, shortest_placed(u64::from(c), q), exact, || format!("{:e}", f32::from_bits(bits)));
+        }
+    }
+
+    #[test]
+    fn exact_range_is_its_definition() {
+        for q in -1200..=1100 {
+            let k = floor_log10_pow2(q);
+            assert_eq!(is_exact_range(q), k < 0 && q >= k - 62, "q = {q}");
         }
     }
 
