@@ -350,7 +350,9 @@ mod tests {
                 Query::Q19 => "{\"auction\":".to_string(),
             };
             assert!(first_key.starts_with(&expected_key), "{query}: {first_key}");
-            assert!(report.kjson.bytes > 0 && report.arrow_json.as_ref().is_some_and(|t| t.bytes > 0));
+            assert!(report.kjson.bytes > 0);
+            // The arrow-json baseline is timed only with the benchmark contenders built in.
+            assert_eq!(report.arrow_json.as_ref().is_some_and(|t| t.bytes > 0), cfg!(feature = "bench"));
         }
     }
 }
