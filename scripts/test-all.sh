@@ -42,10 +42,18 @@ stage_in_background() {
   background_names+=("$1")
   background_logs+=("$log")
 }
-# stage_join: waits for every background stage, in the order they started.
+# stage_join [NAME...]: waits for the named background stages (all of them without a name), in
+# the order they started.
 stage_join() {
   local i status
+  local kept_pids=() kept_names=() kept_logs=()
   for i in "${!background_pids[@]}"; do
+    if (( $# > 0 )) && [[ " $* " != *" ${background_names[$i]} "* ]]; then
+      kept_pids+=("${background_pids[$i]}")
+      kept_names+=("${background_names[$i]}")
+      kept_logs+=("${background_logs[$i]}")
+      continue
+    fi
     status=0
     wait "${background_pids[$i]}" || status=$?
     echo
@@ -58,9 +66,9 @@ stage_join() {
       failures+=("${background_names[$i]}")
     fi
   done
-  background_pids=()
-  background_names=()
-  background_logs=()
+  background_pids=("${kept_pids[@]}")
+  background_names=("${kept_names[@]}")
+  background_logs=("${kept_logs[@]}")
 }
 
 # Release profile throughout: the parity harness and benches need it. Every later Rust build
@@ -84,6 +92,13 @@ stage decode-parity scripts/decode-parity.sh --seed "${KJSON_DECODE_SEED:-10}" -
 # --quick: the tests where the architecture shows (the script's header); the rest is the same code
 # as on x86-64 and costs the JVM stages a core while it compiles.
 stage_in_background arm64 scripts/arm64-test.sh --quick --seed "$parity_seed" --out "$parity_out" --reuse-oracle
+# The fuzz targets' instrumented build (run by the fuzz stage at the end) takes the CPU the JVM
+# stages leave once the ARM64 stage is done with it, at the same low priority.
+fuzz_build_after() {
+  while kill -0 "$1" 2>/dev/null; do sleep 5; done
+  nice scripts/fuzz.sh --build-only
+}
+stage_in_background fuzz-build fuzz_build_after "${background_pids[0]}"
 # Flink 2.2: the Java API (JNI, parity) and the SQL connectors, exactly-once on a KRaft broker.
 # (The native library is the one the rust-tests stage built.)
 stage jvm-flink-2.2 mvn -q -f jvm/pom.xml -pl kjson-flink,kjson-flink-sql -am verify -Dkjson.cargo.skip=true
@@ -98,7 +113,7 @@ stage jvm-jdk25 jvm_jdk25
 # Flink 1.20: the same sources and tests against Flink 1.20 and its Kafka connector.
 stage jvm-flink-1.20 mvn -q -f jvm/pom.xml -pl flink-1.20/kjson-flink,flink-1.20/kjson-flink-sql -am verify \
   -Dkjson.cargo.skip=true
-stage_join
+stage_join arm64
 # A standalone Flink 2.2 cluster (JobManager, two TaskManagers, a KRaft broker): a TaskManager
 # killed mid-job, the savepoint switch kafka -> kjson-kafka -> kafka, and a Kafka -> Kafka copy on
 # kjson-kafka (source and sink) with a TaskManager killed mid-topic (docs/operations-cluster.md).
@@ -109,10 +124,7 @@ cluster_quick() {
   KJSON_CLUSTER_JAR="$(head -n 1 <<< "$jars")" scripts/cluster-test.sh --quick
 }
 # The stages beside it run at a lower priority, so the cluster's JVMs get the CPU they ask for.
-# The fuzz targets' instrumented build runs beside the sanitizer's: each build leaves a core idle
-# while it waits on its longest crate; the targets run once both are done.
 stage_in_background cluster-quick cluster_quick
-stage_in_background fuzz-build nice scripts/fuzz.sh --build-only
 stage c-abi nice scripts/capi-test.sh --skip-rust-tests
 stage package-check nice scripts/package-check.sh
 stage sanitizer nice scripts/sanitize.sh
