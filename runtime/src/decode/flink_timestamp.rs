@@ -5,7 +5,7 @@
 //! what they refuse is null). Both formatters parse strictly and resolve "smartly" (day 31 of a
 //! short month is its last day, `24:00:00` the next midnight); their result keeps milliseconds.
 use super::sql_timestamp;
-use super::temporal::{days_in_month, LocalDateTime as Local};
+use super::temporal::{days_in_month, fixed_digits, LocalDateTime as Local};
 use super::value::Value;
 
 /// ogg's `current_ts` pattern, `yyyy-MM-dd'T'HH:mm:ss.SSSSSS`.
@@ -54,12 +54,9 @@ impl Cursor<'_> {
     }
     /// Exactly `count` ASCII digits (`MM`, `SSSSSS`).
     fn fixed(&mut self, count: usize) -> Option<i64> {
-        let slice = self.text.get(self.pos..self.pos + count)?;
-        if !slice.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
+        let value = fixed_digits(self.text, self.pos, count)?;
         self.pos += count;
-        Some(slice.iter().fold(0, |acc, &d| acc * 10 + i64::from(d - b'0')))
+        Some(value)
     }
     fn done(&self) -> bool {
         self.pos == self.text.len()

@@ -53,12 +53,9 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn digits(&mut self, count: usize) -> Option<i64> {
-        let slice = self.text.get(self.pos..self.pos + count)?;
-        if !slice.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
+        let value = fixed_digits(self.text, self.pos, count)?;
         self.pos += count;
-        Some(slice.iter().fold(0, |acc, &d| acc * 10 + i64::from(d - b'0')))
+        Some(value)
     }
     fn literal(&mut self, byte: u8) -> Option<()> {
         (self.text.get(self.pos) == Some(&byte)).then(|| self.pos += 1)
@@ -272,6 +269,15 @@ fn time(cursor: &mut Cursor, seconds: bool, resolver: Resolver) -> Option<(i64, 
 
 fn is_leap(year: i64) -> bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+}
+
+/// The number spelled by exactly `count` ASCII digits at `text[at..]`.
+pub(crate) fn fixed_digits(text: &[u8], at: usize, count: usize) -> Option<i64> {
+    let slice = text.get(at..at + count)?;
+    if !slice.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(slice.iter().fold(0, |acc, &d| acc * 10 + i64::from(d - b'0')))
 }
 
 pub(crate) fn days_in_month(year: i64, month: i64) -> i64 {
