@@ -132,7 +132,7 @@ fn bind_and_encode_rows<B: RowBinder>(
         Some(mut writer) => encode_rows(sides, slabs, &mut writer, kinds, rows),
         None => {
             let key = sides.key.as_ref().map(|k| &k.fields);
-            let mut writer = ProgramRows::bind(key, &sides.value.fields, columns)?;
+            let mut writer = ProgramRows::bind(key, &sides.value.fields, columns, rows)?;
             encode_rows(sides, slabs, &mut writer, kinds, rows)
         }
     }

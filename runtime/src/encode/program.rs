@@ -18,7 +18,7 @@ use super::layout::{self, FieldLabel};
 use super::plan::field_name_json;
 use super::row_writer::RowWriter;
 use crate::error::Result;
-use crate::spelling::sink::{with_reserved, ByteSink, Reserved};
+use crate::spelling::sink::{fill_reserved, with_reserved, ByteSink, FillReserved, Reserved};
 use nested::{NestedProgram, RowFieldName};
 
 /// A column bound for one batch: the accessor of its value type (of a nested column, the tree of
@@ -143,12 +143,13 @@ impl<'a> ColumnProgram<'a> {
         }
     }
 
-    #[inline(always)]
-    fn variable_bound(&self, row: usize) -> usize {
+    /// Adds each row's bound of a string or binary column's values to `bounds` (nothing for
+    /// other columns, whose bound is fixed).
+    fn add_variable_bounds(&self, bounds: &mut [usize]) {
         match self {
-            ColumnProgram::Str(a) => a.bound(row),
-            ColumnProgram::Bytes(a) => a.bound(row),
-            _ => 0,
+            ColumnProgram::Str(a) => add_bounds(a, bounds),
+            ColumnProgram::Bytes(a) => add_bounds(a, bounds),
+            _ => {}
         }
     }
 
@@ -268,8 +269,9 @@ impl SideFields {
             .collect()
     }
 
-    /// This batch's segments of the side: maximal runs of scalar fields, and nested fields.
-    fn segments(&self, bound: &[BoundField<'_, '_>]) -> Vec<Segment> {
+    /// This batch's segments of the side (of `rows` rows): maximal runs of scalar fields, and
+    /// nested fields.
+    fn segments(&self, bound: &[BoundField<'_, '_>], rows: usize) -> Vec<Segment> {
         let mut segments: Vec<Segment> = Vec::new();
         for (k, field) in self.fields.iter().enumerate() {
             let Some(value_bound) = program_bound(&bound[k].program) else {
@@ -277,8 +279,14 @@ impl SideFields {
                 continue;
             };
             if !matches!(segments.last(), Some(Segment::Scalars { .. })) {
-                let run =
-                    Segment::Scalars { fields: k..k, fixed: 1, variable: Vec::new(), name_width: 16, closes: false };
+                let run = Segment::Scalars {
+                    fields: k..k,
+                    fixed: 1,
+                    variable: Vec::new(),
+                    bounds: Vec::new(),
+                    name_width: 16,
+                    closes: false,
+                };
                 segments.push(run);
             }
             if let Some(Segment::Scalars { fields, fixed, variable, name_width, .. }) = segments.last_mut() {
@@ -292,6 +300,11 @@ impl SideFields {
         }
         if let Some(Segment::Scalars { closes, .. }) = segments.last_mut() {
             *closes = true;
+        }
+        for segment in &mut segments {
+            if let Segment::Scalars { fixed, variable, bounds, .. } = segment {
+                *bounds = run_bounds(bound, variable, *fixed, rows);
+            }
         }
         segments
     }
@@ -329,8 +342,8 @@ impl SideFields {
         let mut first = true;
         for segment in segments {
             match segment {
-                Segment::Scalars { fields, fixed, variable, name_width, closes } => {
-                    let reserve = fixed + variable_bound(bound, variable, row);
+                Segment::Scalars { fields, fixed, bounds, name_width, closes, .. } => {
+                    let reserve = run_reserve(*fixed, bounds, row);
                     let (run, first, closes) = (&mut bound[fields.clone()], &mut first, *closes);
                     with_reserved(out, reserve, |w| match *name_width {
                         16 => write_run::<SKIP_NULLS, 16>(run, w, row, cx, first, closes),
@@ -353,14 +366,34 @@ impl SideFields {
     }
 }
 
-/// The row-dependent part of a run's bound: the sizes of its string and binary values.
-#[inline(always)]
-fn variable_bound(bound: &[BoundField<'_, '_>], variable: &[usize], row: usize) -> usize {
-    let mut total = 0;
-    for &k in variable {
-        total += bound[k].program.variable_bound(row);
+/// Each row's reservation for a run: `fixed` plus the bounds of its string and binary values
+/// (`variable`), a column at a time for the whole batch, where adding them per row cost a jump
+/// per value (docs/performance.md). Empty when the run has no such value: `fixed` serves.
+fn run_bounds(bound: &[BoundField<'_, '_>], variable: &[usize], fixed: usize, rows: usize) -> Vec<usize> {
+    if variable.is_empty() {
+        return Vec::new();
     }
-    total
+    let mut bounds = vec![fixed; rows];
+    for &k in variable {
+        bound[k].program.add_variable_bounds(&mut bounds);
+    }
+    bounds
+}
+
+/// The reservation of a run for `row` ([`run_bounds`]).
+#[inline(always)]
+fn run_reserve(fixed: usize, bounds: &[usize], row: usize) -> usize {
+    match bounds.get(row) {
+        Some(&bound) => bound,
+        None => fixed,
+    }
+}
+
+/// Adds each row's bound of `accessor`'s values to `bounds`.
+fn add_bounds<A: Scalar>(accessor: &A, bounds: &mut [usize]) {
+    for (row, total) in bounds.iter_mut().enumerate() {
+        *total += accessor.bound(row);
+    }
 }
 
 /// Writes a run of scalar fields (and the closing `}` if `closes`); `row` is taken by value so
@@ -418,7 +451,7 @@ fn nested_field<const SKIP_NULLS: bool>(
 }
 
 /// A part of a side's row: scalar fields written into one reservation (`fixed` bytes plus the
-/// row-dependent bounds of the `variable` columns), or one nested field.
+/// row-dependent bounds of the `variable` columns, per row in `bounds`), or one nested field.
 enum Segment {
     /// `name_width`: the chunk width all names of the run fit (0: one fits none). `closes`: the
     /// segment ends the object and writes its `}`.
@@ -426,6 +459,7 @@ enum Segment {
         fields: Range<usize>,
         fixed: usize,
         variable: Vec<usize>,
+        bounds: Vec<usize>,
         name_width: usize,
         closes: bool,
     },
@@ -443,18 +477,82 @@ struct BoundSide<'s, 'a> {
     fields: &'s SideFields,
     bound: Vec<BoundField<'s, 'a>>,
     segments: Vec<Segment>,
+    /// The writer of a side that is one run of scalar fields (`None`: it has nested fields).
+    lone_run: Option<LoneRun>,
 }
 
+/// The writer of a side whose fields are all scalar, its separator rule and chunk width fixed.
+type LoneRun = fn(&mut BoundSide<'_, '_>, &WriteContext, &mut Vec<u8>, usize) -> WriteResult;
+
 impl<'s, 'a> BoundSide<'s, 'a> {
-    fn bind(fields: &'s SideFields, columns: &'a [BoundColumn<'a>]) -> Result<Self> {
+    fn bind(fields: &'s SideFields, columns: &'a [BoundColumn<'a>], rows: usize) -> Result<Self> {
         let bound = fields.bind(columns)?;
-        let segments = fields.segments(&bound);
-        Ok(BoundSide { fields, bound, segments })
+        let segments = fields.segments(&bound, rows);
+        let lone_run = match segments.as_slice() {
+            [Segment::Scalars { name_width, .. }] => Some(lone_run_writer(fields.skip_nulls, *name_width)),
+            _ => None,
+        };
+        Ok(BoundSide { fields, bound, segments, lone_run })
     }
 
     #[inline(always)]
     fn write(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
-        self.fields.write_object(&self.segments, &mut self.bound, cx, out, row)
+        match self.lone_run {
+            Some(write) => write(self, cx, out, row),
+            None => self.fields.write_object(&self.segments, &mut self.bound, cx, out, row),
+        }
+    }
+}
+
+/// The [`LoneRun`] for a side's separator rule and its names' chunk width.
+fn lone_run_writer(skip_nulls: bool, name_width: usize) -> LoneRun {
+    match (skip_nulls, name_width) {
+        (false, 16) => write_lone_run::<false, 16>,
+        (false, NAME_CHUNK) => write_lone_run::<false, NAME_CHUNK>,
+        (false, _) => write_lone_run::<false, 0>,
+        (true, 16) => write_lone_run::<true, 16>,
+        (true, NAME_CHUNK) => write_lone_run::<true, NAME_CHUNK>,
+        (true, _) => write_lone_run::<true, 0>,
+    }
+}
+
+/// A side's whole object when its fields are one run of scalars: the reservation, the braces and
+/// the fields in one function, reached through one call per row, where the segment loop reserved
+/// and called [`write_run`] per row (docs/performance.md).
+#[inline(never)]
+fn write_lone_run<const SKIP_NULLS: bool, const WIDTH: usize>(
+    side: &mut BoundSide<'_, '_>,
+    cx: &WriteContext,
+    out: &mut Vec<u8>,
+    row: usize,
+) -> WriteResult {
+    let Some(Segment::Scalars { fixed, bounds, .. }) = side.segments.first() else { return Ok(()) };
+    // `fixed` counts the `}`; under SKIP_NULLS the `{` is written apart from the first name.
+    let reserve = run_reserve(*fixed, bounds, row) + usize::from(SKIP_NULLS);
+    fill_reserved(out, reserve, LoneRunFields::<SKIP_NULLS, WIDTH> { run: &mut side.bound, row, cx })
+}
+
+/// The braces and fields of [`write_lone_run`], written into its reservation.
+struct LoneRunFields<'r, 's, 'a, 'c, const SKIP_NULLS: bool, const WIDTH: usize> {
+    run: &'r mut [BoundField<'s, 'a>],
+    row: usize,
+    cx: &'c WriteContext,
+}
+
+impl<const SKIP_NULLS: bool, const WIDTH: usize> FillReserved for LoneRunFields<'_, '_, '_, '_, SKIP_NULLS, WIDTH> {
+    type Output = WriteResult;
+
+    #[inline(always)]
+    fn fill(self, w: &mut Reserved<'_>) -> WriteResult {
+        if SKIP_NULLS {
+            w.put_byte(b'{');
+        }
+        let first = &mut true;
+        for BoundField { program, name } in self.run {
+            program.write_field::<SKIP_NULLS, WIDTH, _>(w, name, self.row, self.cx, first)?;
+        }
+        w.put_byte(b'}');
+        Ok(())
     }
 }
 
@@ -466,13 +564,15 @@ pub(crate) struct ProgramRows<'s, 'a> {
 }
 
 impl<'s, 'a> ProgramRows<'s, 'a> {
+    /// `rows`: the batch's row count (every column's length).
     pub(crate) fn bind(
         key: Option<&'s SideFields>,
         value: &'s SideFields,
         columns: &'a [BoundColumn<'a>],
+        rows: usize,
     ) -> Result<Self> {
-        let key = key.map(|k| BoundSide::bind(k, columns)).transpose()?;
-        Ok(ProgramRows { key, value: BoundSide::bind(value, columns)? })
+        let key = key.map(|k| BoundSide::bind(k, columns, rows)).transpose()?;
+        Ok(ProgramRows { key, value: BoundSide::bind(value, columns, rows)? })
     }
 }
 

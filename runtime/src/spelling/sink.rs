@@ -109,10 +109,34 @@ fn copy_into(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
 /// width of each [`ByteSink::put_chunk`].
 #[inline(always)]
 pub fn with_reserved<R>(out: &mut Vec<u8>, bound: usize, write: impl FnOnce(&mut Reserved<'_>) -> R) -> R {
+    fill_reserved(out, bound, Closure(write))
+}
+
+/// What [`fill_reserved`] writes. A trait with an always-inlined method, not a closure: a large
+/// closure is compiled as a function of its own, which reloads its captures from memory.
+pub(crate) trait FillReserved {
+    type Output;
+    fn fill(self, out: &mut Reserved<'_>) -> Self::Output;
+}
+
+struct Closure<F>(F);
+
+impl<R, F: FnOnce(&mut Reserved<'_>) -> R> FillReserved for Closure<F> {
+    type Output = R;
+
+    #[inline(always)]
+    fn fill(self, out: &mut Reserved<'_>) -> R {
+        (self.0)(out)
+    }
+}
+
+/// [`with_reserved`] with the writer a [`FillReserved`].
+#[inline(always)]
+pub(crate) fn fill_reserved<F: FillReserved>(out: &mut Vec<u8>, bound: usize, write: F) -> F::Output {
     out.reserve(bound);
     let len = out.len();
     let mut reserved = Reserved { spare: &mut out.spare_capacity_mut()[..bound], pos: 0 };
-    let result = write(&mut reserved);
+    let result = write.fill(&mut reserved);
     let written = reserved.pos;
     // SAFETY: `Reserved` only ever advances `pos` over bytes it has just initialized with
     // `copy_into` (`dst` and `src` have the same length), and never past `bound`, which `reserve` made spare capacity; so the
