@@ -91,6 +91,39 @@ pub fn scalar_list<A: Scalar>(
     list(out, items, |out, item| nullable_scalar(accessor, out, item, cx))
 }
 
+/// An ARRAY of scalars, null items as `null`, in one reservation for the whole array: its bound
+/// summed over the items first (a product where the type's bound is fixed), then no call or
+/// reservation per item. For the dynamic programs, whose ARRAY writer is a function of its own
+/// per item type; generated code inlines [`scalar_list`] (docs/performance.md).
+#[inline(always)]
+pub fn reserved_scalar_list<A: Scalar>(
+    out: &mut Vec<u8>,
+    items: Range<usize>,
+    accessor: &mut A,
+    cx: &WriteContext,
+) -> WriteResult {
+    // `[`, `]`, and per item a comma and the larger of `null` and its value's bound.
+    let mut bound = 2;
+    for item in items.clone() {
+        bound += 1 + accessor.bound(item).max(4);
+    }
+    with_reserved(out, bound, |w| {
+        w.put_byte(b'[');
+        for at in items.clone() {
+            if at > items.start {
+                w.put_byte(b',');
+            }
+            if accessor.null(at) {
+                w.put_chunk(b"null", 4);
+            } else {
+                accessor.put(w, at, cx)?;
+            }
+        }
+        w.put_byte(b']');
+        Ok(())
+    })
+}
+
 /// A ROW: `{`, the fields written by `fields` (which get the `first` flag the field primitives
 /// keep), `}`.
 #[inline(always)]

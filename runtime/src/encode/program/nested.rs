@@ -146,12 +146,12 @@ impl RowProgram<'_> {
 
 impl ListProgram<'_> {
     /// `[item,...]`, null items written as `null`; the item type is matched once per value, not
-    /// per item.
+    /// per item, and scalar items share one reservation.
     #[inline(never)]
     fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
         let items = self.list.range(row);
         on_scalar!(
-            &mut self.item, a => layout::list(out, items, |out, item| layout::nullable_scalar_apart(a, out, item, cx)),
+            &mut self.item, a => layout::reserved_scalar_list(out, items, a, cx),
             ColumnProgram::Nested(nested) => layout::list(out, items, |out, item| {
                 layout::nullable(out, nested.is_null(item), |out| nested.write(out, item, cx))
             })
