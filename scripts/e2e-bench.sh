@@ -11,6 +11,7 @@
 # BENCH_OPTS='-Dbench.input=kafka' reads the bids from a json input topic instead (written once by
 # the stock sink) with three jobs per query: kafka -> stock sink, kjson-kafka -> stock sink and
 # kjson on both sides, ratios against the first; '-Dbench.input=both' runs both sets.
+# KJSON_NATIVE_LIB=/path/to/libkjson.so uses that release build instead of building this tree's.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -18,7 +19,11 @@ q0_rows=${1:-3000000}
 q19_rows=${2:-1000000}
 parallelism=${3:-1}
 passes=${4:-3}
-cargo build --release -p kjson-jni
+native_lib=${KJSON_NATIVE_LIB:-}
+if [[ -z "$native_lib" ]]; then
+    cargo build --release -p kjson-jni
+    native_lib="$root/target/release/libkjson.so"
+fi
 classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT
 # One reactor run: each module writes its test classpath to the file, kjson-flink-sql last
@@ -35,7 +40,7 @@ mkdir -p "$out"
 exec java -Xms3g -Xmx3g -XX:+UseG1GC \
     --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED \
     --add-opens=java.base/java.lang=ALL-UNNAMED \
-    -Dkjson.native.path="$root/target/release/libkjson.so" -Dkjson.schemas="$root/schemas" \
+    -Dkjson.native.path="$native_lib" -Dkjson.schemas="$root/schemas" \
     -Dkjson.test.broker.classpath.file="$root/jvm/kjson-test-broker/target/broker-classpath.txt" \
     -Dbench.q0.rows="$q0_rows" -Dbench.q19.rows="$q19_rows" -Dbench.parallelism="$parallelism" \
     -Dbench.passes="$passes" -Dbench.out="$out" ${BENCH_OPTS:-} \

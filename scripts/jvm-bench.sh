@@ -8,6 +8,7 @@
 # Release native build only. Other arguments pass through: [rows] [batch rows] [passes].
 # KJSON_BENCH_CLOCK=cpu times with the thread's CPU clock (for machines shared with other jobs).
 # KJSON_NATIVE_LIB=/path/to/libkjson.so uses that release build instead of building this tree's.
+# BENCH_OPTS adds JVM options, e.g. BENCH_OPTS='-XX:StartFlightRecording=filename=jvm.jfr,settings=profile'.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -28,9 +29,10 @@ trap 'rm -f "$classpath_file"' EXIT
 mvn -B -q -f jvm/pom.xml -pl kjson-flink -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
     -Dmdep.outputFile="$classpath_file" -Dkjson.cargo.skip=true -Dkjson.cargo.output="$(dirname "$native_lib")"
 module=jvm/kjson-flink/target
+# shellcheck disable=SC2086  # BENCH_OPTS is a list of JVM flags, split on purpose
 exec java -Xms2g -Xmx2g -XX:+UseG1GC ${KJSON_BENCH_CLOCK:+-Dkjson.bench.clock=$KJSON_BENCH_CLOCK} \
     --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED \
     --add-opens=java.base/java.lang=ALL-UNNAMED \
-    -Dkjson.native.path="$native_lib" -Dkjson.schemas="$root/schemas" \
+    -Dkjson.native.path="$native_lib" -Dkjson.schemas="$root/schemas" ${BENCH_OPTS:-} \
     -cp "$module/test-classes:$module/classes:$(cat "$classpath_file")" \
     "$main" "$@"

@@ -1,6 +1,7 @@
 //! `kjson bench --decode` as a user runs it: the report's shape only (contenders named, numbers
-//! present, arrow-json not comparable on the CDC sink, or that sink not decoded yet). No timed
-//! assertions: the numbers are the machine's, not the code's.
+//! present, arrow-json not comparable on the CDC sink, or that sink not decoded yet); and the
+//! `--profile` loop that callgrind counts run. No timed assertions: the numbers are the
+//! machine's, not the code's.
 mod support;
 use support::kjson_command as kjson;
 
@@ -56,4 +57,19 @@ fn decode_bench_reports_every_contender_on_every_sink() {
     assert!(summary.contains("gen/arrow") && summary.contains("kjson/gen"), "{summary}");
     assert_eq!(numbers_after(q0, "q0").len(), 10, "{q0}");
     assert!(!stdout.contains("inf") && !stdout.contains("NaN"), "{stdout}");
+}
+
+#[test]
+fn profile_runs_each_encoder_and_arrow_json_alone() {
+    for encoder in ["generated", "dynamic", "arrow-json"] {
+        let output =
+            kjson().args(["bench", "--query", "q0", "--rows", "100", "--profile", encoder, "2"]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{encoder}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.contains(&format!("q0 {encoder}: median of 2: ")), "{stdout}");
+    }
+    let output = kjson().args(["bench", "--query", "q0", "--rows", "100", "--profile", "serde", "1"]).output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unknown encoder 'serde'; expected generated, dynamic or arrow-json"), "{stderr}");
 }

@@ -47,8 +47,8 @@ pub struct BenchArgs {
     /// json format only).
     #[arg(long)]
     pub decode: bool,
-    /// For profiling: after the check, run only this encoder (generated or dynamic; with
-    /// --decode: kjson) this many times over the batches and print its median pass.
+    /// For profiling: after the check, run only this encoder (generated, dynamic or arrow-json;
+    /// with --decode: kjson or generated) this many times over the batches and print its median pass.
     #[arg(long, hide = true, value_names = ["ENCODER", "TIMES"], num_args = 2)]
     pub profile: Option<Vec<String>>,
     #[command(flatten)]
@@ -182,7 +182,8 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// `--profile ENCODER TIMES`: one encoder in a loop, for `perf record`.
+/// `--profile ENCODER TIMES`: one encoder in a loop, for `perf record` and callgrind; arrow-json's
+/// writer too, so instructions per row can be compared with the baseline of the ratios.
 fn run_profile(args: &BenchArgs, profile: &[String]) -> Result<(), String> {
     let times: usize = profile[1].parse().map_err(|_| format!("--profile: '{}' is not a count", profile[1]))?;
     let compatibility = args.compatibility.compatibility();
@@ -190,15 +191,18 @@ fn run_profile(args: &BenchArgs, profile: &[String]) -> Result<(), String> {
         let batches = generate_batches(case, args)?;
         let (mut generated, mut dynamic) = open_pair(case, compatibility)?;
         verify_identical(&batches, &mut generated, &mut dynamic)?;
-        let encoder = match profile[0].as_str() {
-            "generated" => &mut generated,
-            "dynamic" => &mut dynamic,
-            other => return Err(format!("--profile: unknown encoder '{other}'; expected generated or dynamic")),
+        let mut pass: Box<dyn FnMut() -> Result<u64, String>> = match profile[0].as_str() {
+            "generated" => Box::new(|| encode_all(&batches, &mut generated)),
+            "dynamic" => Box::new(|| encode_all(&batches, &mut dynamic)),
+            "arrow-json" => Box::new(|| arrow_json_pass(&batches)),
+            other => {
+                return Err(format!("--profile: unknown encoder '{other}'; expected generated, dynamic or arrow-json"))
+            }
         };
         let mut samples = Vec::new();
         for _ in 0..times.max(1) {
             let start = std::time::Instant::now();
-            encode_all(&batches, encoder)?;
+            pass()?;
             samples.push(start.elapsed());
         }
         let rows: usize = batches.iter().map(|b| b.batch.num_rows()).sum();
