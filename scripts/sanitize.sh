@@ -2,8 +2,9 @@
 # The unit tests of the modules with unsafe code or raw buffer handling (spelling: SSE2 escape
 # scan; float; bind/write/slab: the row loop over Arrow buffers; the JNI bridge's C Data import;
 # input: the IPC reader's relabelling) and the hostile-input tests, under AddressSanitizer
-# (with LeakSanitizer). Miri is not available here; ASan catches out-of-bounds reads and writes,
-# use after free and leaks in what the tests execute. Fails on any report.
+# (with LeakSanitizer). Miri is not available here; ASan catches out-of-bounds reads and writes
+# by kjson's code, use after free and leaks in what the tests execute (third-party crates are
+# built without the instrumentation: scripts/lib/instrument-own-crates.sh). Fails on any report.
 #   scripts/sanitize.sh            (needs the nightly toolchain)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +21,9 @@ fi
 # ~/.cache/kjson/asan-target), so that later runs on the same machine rebuild only what changed.
 target="$(rustc -vV | sed -n 's/^host: //p')"
 export RUSTFLAGS="-Zsanitizer=address"
-export RUSTDOCFLAGS="-Zsanitizer=address"
+# The flag reaches this repository's crates only; Arrow and the other dependencies are built
+# plain (the wrapper's header says what that keeps).
+export RUSTC_WRAPPER="$ROOT/scripts/lib/instrument-own-crates.sh" KJSON_INSTRUMENT_ROOT="$ROOT"
 # allocator_may_return_null: a corrupt IPC file can ask for a terabyte; arrow then reports the
 # failed allocation as an error, which is what the hostile tests expect (ASan would abort).
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1"
@@ -28,6 +31,8 @@ export CARGO_TARGET_DIR="${KJSON_ASAN_TARGET_DIR:-$HOME/.cache/kjson/asan-target
 # Line tables are all a report needs (file and line of each frame); full debug info was a good
 # part of compiling Arrow here.
 export CARGO_PROFILE_DEV_DEBUG=line-tables-only
+# Incremental compilation only costs a build that starts from nothing, as CI's does.
+export CARGO_INCREMENTAL=0
 # shellcheck source=lib/common.sh
 source "$ROOT/scripts/lib/common.sh"   # step
 STEP_PREFIX=sanitize
