@@ -1,23 +1,87 @@
-//! debezium-json's common envelope, `{"before":ROW|null,"after":ROW|null,"op":"c"}` with other
-//! members of any JSON value, read straight into the columns: each image that is not null is
-//! read as the tree converters read it, in the order it comes, and `op` says which rows the
-//! message gives (the shapes Flink's deserializer reads without an error; anything else is
-//! left to `cdc`).
+//! The changelog formats' common envelopes read straight into the columns, in one pass: each
+//! image or data row that is not null is read as the tree converters read it, the other
+//! members are skipped as the tree reads them, and the operation says which rows the message
+//! gives. Only the shapes Flink's deserializer reads without an error are read here; anything
+//! else gives `None` and is left to `cdc`.
+//!
+//! debezium-json and ogg-json: `{"before":ROW|null,"after":ROW|null,"op":"c"}` (ogg: `op_type`).
+//! canal-json and maxwell-json (`data` and `old`) are in [`data_old`](super::data_old).
+use super::data_old::{self, Filters};
 use super::read::{row, unknown_name};
 use super::scan::Scan;
-use super::RowPlan;
+use super::{PlanLimits, RowPlan};
 use crate::decode::columns::Column;
 use crate::decode::side::{DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE};
+use crate::spec::Format;
 
-/// Where each member of the envelope was: the rows written, in order (`before` or `after`), and
-/// the operation.
-#[derive(Default)]
-struct Envelope<'a> {
-    written: [Option<Image>; 2],
-    count: usize,
-    seen: u8,
-    op: Option<&'a [u8]>,
+/// Reads one message of `format` into `columns`, giving the RowKind of each row written, in
+/// order; `None` when it is not the common case (rows may then be left in the plan's columns).
+pub(crate) fn read_changelog(
+    plan: &RowPlan,
+    format: Format,
+    filters: &Filters,
+    message: &[u8],
+    columns: &mut [Column],
+) -> Option<Vec<i8>> {
+    match format {
+        Format::DebeziumJson => before_after(plan, &DEBEZIUM, message, columns),
+        Format::OggJson => before_after(plan, &OGG, message, columns),
+        Format::MaxwellJson => data_old::maxwell(plan, message, columns),
+        Format::CanalJson => data_old::canal(plan, filters, message, columns),
+        Format::Json => None,
+    }
 }
+
+/// The members of an envelope object: `visit` reads the value of a name it knows (`true`);
+/// every other member must read as JSON, as it is part of the tree.
+pub(super) fn envelope<'a>(
+    scan: &mut Scan<'a>,
+    limits: &PlanLimits,
+    mut visit: impl FnMut(&mut Scan<'a>, &'a [u8]) -> Option<bool>,
+) -> Option<()> {
+    scan.eat(b'{')?;
+    if scan.peek()? == b'}' {
+        return Some(());
+    }
+    loop {
+        scan.eat(b'"')?;
+        let name = scan.name()?;
+        scan.eat(b':')?;
+        scan.peek()?;
+        if !visit(scan, name)? {
+            unknown_name(name, limits)?;
+            scan.skip_value(limits, 0)?;
+        }
+        match scan.peek()? {
+            b',' => scan.pos += 1,
+            b'}' => return Some(()),
+            _ => return None,
+        }
+    }
+}
+
+/// A string member without escapes that Jackson reads as its bytes (UTF-8, not too long), or
+/// `null` (`None` inside).
+pub(super) fn plain_or_null<'a>(scan: &mut Scan<'a>, limits: &PlanLimits) -> Option<Option<&'a [u8]>> {
+    if scan.input[scan.pos] == b'n' {
+        return scan.literal(b"null").map(|()| None);
+    }
+    scan.eat(b'"')?;
+    let text = scan.plain_string()?;
+    let readable = text.len() <= limits.max_string_length && (text.is_ascii() || std::str::from_utf8(text).is_ok());
+    readable.then_some(Some(text))
+}
+
+/// A before/after envelope's names and operation codes.
+struct BeforeAfter {
+    op: &'static [u8],
+    inserts: &'static [&'static [u8]],
+    update: &'static [u8],
+    delete: &'static [u8],
+}
+
+const DEBEZIUM: BeforeAfter = BeforeAfter { op: b"op", inserts: &[b"c", b"r"], update: b"u", delete: b"d" };
+const OGG: BeforeAfter = BeforeAfter { op: b"op_type", inserts: &[b"I"], update: b"U", delete: b"D" };
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Image {
@@ -25,80 +89,62 @@ enum Image {
     After,
 }
 
-/// Reads one message into `columns`, giving the RowKind of each row written, in order; `None`
-/// when it is not the common case (rows may then be left in the plan's columns).
-pub(crate) fn read_debezium(plan: &RowPlan, message: &[u8], columns: &mut [Column]) -> Option<Vec<i8>> {
-    let mut scan = Scan { input: message, pos: 0 };
-    scan.eat(b'{')?;
-    let mut envelope = Envelope::default();
-    if scan.peek()? != b'}' {
-        loop {
-            scan.eat(b'"')?;
-            let name = scan.name()?;
-            scan.eat(b':')?;
-            scan.peek()?;
-            member(&mut scan, plan, columns, &mut envelope, name)?;
-            match scan.peek()? {
-                b',' => scan.pos += 1,
-                b'}' => break,
-                _ => return None,
-            }
-        }
-    }
-    // Flink's envelope row would miss a field.
-    if plan.limits.fail_on_missing_field && envelope.seen != 7 {
-        return None;
-    }
-    kinds(&envelope)
+/// Where each member of a before/after envelope was: the rows written, in order, the members
+/// seen (a bit each) and the operation.
+#[derive(Default)]
+struct Images<'a> {
+    written: [Option<Image>; 2],
+    count: usize,
+    seen: u8,
+    op: Option<&'a [u8]>,
 }
 
-fn member<'a>(
-    scan: &mut Scan<'a>,
-    plan: &RowPlan,
-    columns: &mut [Column],
-    envelope: &mut Envelope<'a>,
-    name: &[u8],
-) -> Option<()> {
-    let (bit, image) = match name {
-        b"before" => (1, Some(Image::Before)),
-        b"after" => (2, Some(Image::After)),
-        b"op" => (4, None),
-        // Every member is part of the tree, so it must read as JSON.
-        _ => {
-            unknown_name(name, &plan.limits)?;
-            return scan.skip_value(&plan.limits, 0);
+fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &mut [Column]) -> Option<Vec<i8>> {
+    let mut scan = Scan { input: message, pos: 0 };
+    let mut images = Images::default();
+    envelope(&mut scan, &plan.limits, |scan, name| {
+        let (bit, image) = match name {
+            b"before" => (1, Some(Image::Before)),
+            b"after" => (2, Some(Image::After)),
+            _ if name == names.op => (4, None),
+            _ => return Some(false),
+        };
+        // A repeated member keeps its last value in the tree.
+        if images.seen & bit != 0 {
+            return None;
         }
-    };
-    // A repeated member keeps its last value in the tree.
-    if envelope.seen & bit != 0 {
+        images.seen |= bit;
+        match (image, scan.input[scan.pos]) {
+            (_, b'n') => scan.literal(b"null")?,
+            (Some(image), b'{') => {
+                scan.pos += 1;
+                row(scan, plan, columns)?;
+                images.written[images.count] = Some(image);
+                images.count += 1;
+            }
+            (None, b'"') => {
+                scan.pos += 1;
+                images.op = Some(scan.plain_string()?);
+            }
+            _ => return None,
+        }
+        Some(true)
+    })?;
+    // Flink's envelope row would miss a field.
+    if plan.limits.fail_on_missing_field && images.seen != 7 {
         return None;
     }
-    envelope.seen |= bit;
-    match (image, scan.input[scan.pos]) {
-        (_, b'n') => scan.literal(b"null"),
-        (Some(image), b'{') => {
-            scan.pos += 1;
-            row(scan, plan, columns)?;
-            envelope.written[envelope.count] = Some(image);
-            envelope.count += 1;
-            Some(())
-        }
-        (None, b'"') => {
-            scan.pos += 1;
-            envelope.op = Some(scan.plain_string()?);
-            Some(())
-        }
-        _ => None,
-    }
+    kinds(names, &images)
 }
 
 /// The rows of the operation, when they are exactly the images written, in their order.
-fn kinds(envelope: &Envelope) -> Option<Vec<i8>> {
+fn kinds(names: &BeforeAfter, images: &Images) -> Option<Vec<i8>> {
     use Image::{After, Before};
-    match (envelope.op?, &envelope.written) {
-        (b"c" | b"r", [Some(After), None]) => Some(vec![INSERT]),
-        (b"u", [Some(Before), Some(After)]) => Some(vec![UPDATE_BEFORE, UPDATE_AFTER]),
-        (b"d", [Some(Before), None]) => Some(vec![DELETE]),
+    let op = images.op?;
+    match images.written {
+        [Some(After), None] if names.inserts.contains(&op) => Some(vec![INSERT]),
+        [Some(Before), Some(After)] if op == names.update => Some(vec![UPDATE_BEFORE, UPDATE_AFTER]),
+        [Some(Before), None] if op == names.delete => Some(vec![DELETE]),
         _ => None,
     }
 }
