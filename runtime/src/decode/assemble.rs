@@ -10,7 +10,7 @@ use super::arrow_out::{arrow_field, finish};
 use super::cdc;
 use super::columns::Column;
 use super::direct::RowTarget;
-use super::fast::{Filters, RowPlan};
+use super::fast::{Filters, RowKinds, RowPlan};
 use super::lexer::LexerBuffers;
 use super::message::{read_message, read_message_into, reads_into_columns};
 use super::metadata::{self, MetaKey};
@@ -272,7 +272,7 @@ impl Decoder {
         };
         let before = out.rows();
         let kinds = match self.value.format {
-            Format::Json => super::fast::read_row(plan, message, &mut out.columns).then(|| vec![INSERT]),
+            Format::Json => super::fast::read_row(plan, message, &mut out.columns).then(|| RowKinds::all(INSERT, 1)),
             format => {
                 let filters = Filters {
                     database: self.value.database_include.as_ref(),
@@ -283,7 +283,7 @@ impl Decoder {
         };
         match kinds {
             Some(kinds) => {
-                kinds.into_iter().for_each(|kind| self.complete_row(out, key_row, kind));
+                kinds.iter().for_each(|kind| self.complete_row(out, key_row, kind));
                 true
             }
             None => {

@@ -9,9 +9,9 @@
 use super::data_old::{self, Filters};
 use super::read::{row, unknown_name};
 use super::scan::Scan;
-use super::{PlanLimits, RowPlan};
+use super::{PlanLimits, RowKinds, RowPlan};
 use crate::decode::columns::Column;
-use crate::decode::side::{DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE};
+use crate::decode::side::{DELETE, INSERT};
 use crate::spec::Format;
 
 /// Reads one message of `format` into `columns`, giving the RowKind of each row written, in
@@ -22,7 +22,7 @@ pub(crate) fn read_changelog(
     filters: &Filters,
     message: &[u8],
     columns: &mut [Column],
-) -> Option<Vec<i8>> {
+) -> Option<RowKinds> {
     match format {
         Format::DebeziumJson => before_after(plan, &DEBEZIUM, message, columns),
         Format::OggJson => before_after(plan, &OGG, message, columns),
@@ -99,7 +99,7 @@ struct Images<'a> {
     op: Option<&'a [u8]>,
 }
 
-fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &mut [Column]) -> Option<Vec<i8>> {
+fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
     let mut scan = Scan { input: message, pos: 0 };
     let mut images = Images::default();
     envelope(&mut scan, &plan.limits, |scan, name| {
@@ -138,13 +138,13 @@ fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &m
 }
 
 /// The rows of the operation, when they are exactly the images written, in their order.
-fn kinds(names: &BeforeAfter, images: &Images) -> Option<Vec<i8>> {
+fn kinds(names: &BeforeAfter, images: &Images) -> Option<RowKinds> {
     use Image::{After, Before};
     let op = images.op?;
     match images.written {
-        [Some(After), None] if names.inserts.contains(&op) => Some(vec![INSERT]),
-        [Some(Before), Some(After)] if op == names.update => Some(vec![UPDATE_BEFORE, UPDATE_AFTER]),
-        [Some(Before), None] if op == names.delete => Some(vec![DELETE]),
+        [Some(After), None] if names.inserts.contains(&op) => Some(RowKinds::all(INSERT, 1)),
+        [Some(Before), Some(After)] if op == names.update => Some(RowKinds::updates(1)),
+        [Some(Before), None] if op == names.delete => Some(RowKinds::all(DELETE, 1)),
         _ => None,
     }
 }

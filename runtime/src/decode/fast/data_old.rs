@@ -9,9 +9,9 @@ use regex::Regex;
 use super::changelog::{envelope, plain_or_null};
 use super::read::row;
 use super::scan::Scan;
-use super::RowPlan;
+use super::{RowKinds, RowPlan};
 use crate::decode::columns::Column;
-use crate::decode::side::{DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE};
+use crate::decode::side::{DELETE, INSERT};
 
 /// canal-json's `database.include` and `table.include`.
 #[derive(Default)]
@@ -125,36 +125,36 @@ fn read_old(
     Some((count, names))
 }
 
-pub(crate) fn maxwell(plan: &RowPlan, message: &[u8], columns: &mut [Column]) -> Option<Vec<i8>> {
+pub(crate) fn maxwell(plan: &RowPlan, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
     let start = plan.rows(columns);
     let found = read_envelope(plan, message, columns, false)?;
     let rows = found.rows?;
     let (olds, names) = read_old(plan, message, found.old, columns, false)?;
     match found.op? {
-        b"insert" => keep(plan, columns, start + rows, vec![INSERT]),
-        b"delete" => keep(plan, columns, start + rows, vec![DELETE]),
+        b"insert" => keep(plan, columns, start + rows, RowKinds::all(INSERT, 1)),
+        b"delete" => keep(plan, columns, start + rows, RowKinds::all(DELETE, 1)),
         b"update" if olds == 1 => pair_updates(plan, columns, start, 1, names),
         _ => None,
     }
 }
 
-pub(crate) fn canal(plan: &RowPlan, filters: &Filters, message: &[u8], columns: &mut [Column]) -> Option<Vec<i8>> {
+pub(crate) fn canal(plan: &RowPlan, filters: &Filters, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
     let start = plan.rows(columns);
     let found = read_envelope(plan, message, columns, true)?;
     // A message of another database or table gives no row, whatever its other members.
     if !included(filters.database, found.database)? || !included(filters.table, found.table)? {
-        return keep(plan, columns, start, Vec::new());
+        return keep(plan, columns, start, RowKinds::none());
     }
     let (olds, names) = read_old(plan, message, found.old, columns, true)?;
     let (op, rows) = (found.op?, found.rows);
     match (op, rows) {
-        (b"INSERT", Some(rows)) => keep(plan, columns, start + rows, vec![INSERT; rows]),
-        (b"DELETE", Some(rows)) => keep(plan, columns, start + rows, vec![DELETE; rows]),
+        (b"INSERT", Some(rows)) => keep(plan, columns, start + rows, RowKinds::all(INSERT, rows)),
+        (b"DELETE", Some(rows)) => keep(plan, columns, start + rows, RowKinds::all(DELETE, rows)),
         (b"UPDATE", Some(rows)) if found.old.is_some() && olds >= rows => {
             pair_updates(plan, columns, start, rows, names)
         }
         // A DDL change.
-        (b"CREATE", _) => keep(plan, columns, start, Vec::new()),
+        (b"CREATE", _) => keep(plan, columns, start, RowKinds::none()),
         _ => None,
     }
 }
@@ -167,7 +167,7 @@ fn included(filter: Option<&Regex>, name: Option<&[u8]>) -> Option<bool> {
 }
 
 /// The plan's columns cut back to `rows` (the rows of `old` only had to read), giving `kinds`.
-fn keep(plan: &RowPlan, columns: &mut [Column], rows: usize, kinds: Vec<i8>) -> Option<Vec<i8>> {
+fn keep(plan: &RowPlan, columns: &mut [Column], rows: usize, kinds: RowKinds) -> Option<RowKinds> {
     plan.columns().for_each(|at| columns[at].truncate(rows));
     Some(kinds)
 }
@@ -175,7 +175,7 @@ fn keep(plan: &RowPlan, columns: &mut [Column], rows: usize, kinds: Vec<i8>) -> 
 /// An UPDATE's rows from `count` data rows at `start` followed by (at least) as many old rows:
 /// each before-image (a field `old` names from its old row, the others from the data row), then
 /// its after-image. Only for scalar columns, whose values hold no names `old` could match.
-fn pair_updates(plan: &RowPlan, columns: &mut [Column], start: usize, count: usize, names: u64) -> Option<Vec<i8>> {
+fn pair_updates(plan: &RowPlan, columns: &mut [Column], start: usize, count: usize, names: u64) -> Option<RowKinds> {
     if !plan.is_flat() {
         return None;
     }
@@ -189,5 +189,5 @@ fn pair_updates(plan: &RowPlan, columns: &mut [Column], start: usize, count: usi
             column.push_value(after);
         }
     }
-    Some([UPDATE_BEFORE, UPDATE_AFTER].repeat(count))
+    Some(RowKinds::updates(count))
 }
