@@ -8,7 +8,7 @@
 //! canal-json and maxwell-json (`data` and `old`) are in [`data_old`](super::data_old).
 use super::data_old::{self, Filters};
 use super::read::{row, unknown_name};
-use super::scan::Scan;
+use super::scan::{Prefix, Scan};
 use super::{PlanLimits, RowKinds, RowPlan};
 use crate::decode::columns::Column;
 use crate::decode::side::{DELETE, INSERT};
@@ -32,25 +32,28 @@ pub(crate) fn read_changelog(
     }
 }
 
-/// The members of an envelope object: `visit` reads the value of a name it knows (`true`);
-/// every other member must read as JSON, as it is part of the tree.
+/// The members of an envelope object: `visit` reads the value of member `known[k]` (given `k`);
+/// every other member must read as JSON, as it is part of the tree. A known member as Flink
+/// writes it (`"name":`) is matched a word at a time.
 pub(super) fn envelope<'a>(
     scan: &mut Scan<'a>,
+    known: &[Prefix],
     limits: &PlanLimits,
-    mut visit: impl FnMut(&mut Scan<'a>, &'a [u8]) -> Option<bool>,
+    mut visit: impl FnMut(&mut Scan<'a>, usize) -> Option<()>,
 ) -> Option<()> {
     scan.eat(b'{')?;
     if scan.peek()? == b'}' {
         return Some(());
     }
     loop {
-        scan.eat(b'"')?;
-        let name = scan.name()?;
-        scan.eat(b':')?;
+        let index = match known.iter().position(|member| scan.eat_prefix(member)) {
+            Some(index) => Some(index),
+            None => member_name(scan, known, limits)?,
+        };
         scan.peek()?;
-        if !visit(scan, name)? {
-            unknown_name(name, limits)?;
-            scan.skip_value(limits, 0)?;
+        match index {
+            Some(index) => visit(scan, index)?,
+            None => scan.skip_value(limits, 0)?,
         }
         match scan.peek()? {
             b',' => scan.pos += 1,
@@ -58,6 +61,23 @@ pub(super) fn envelope<'a>(
             _ => return None,
         }
     }
+}
+
+/// A member's name and colon in any other layout: which known member it is, if any (an unknown
+/// name must be one Jackson reads as its bytes).
+fn member_name(scan: &mut Scan, known: &[Prefix], limits: &PlanLimits) -> Option<Option<usize>> {
+    scan.eat(b'"')?;
+    let name = scan.name()?;
+    scan.eat(b':')?;
+    // A member is `"name":`: the name is between the quotes.
+    let index = known.iter().position(|member| {
+        let bytes = member.bytes();
+        bytes.len() == name.len() + 3 && bytes[1..=name.len()] == *name
+    });
+    if index.is_none() {
+        unknown_name(name, limits)?;
+    }
+    Some(index)
 }
 
 /// A string member without escapes that Jackson reads as its bytes (UTF-8, not too long), or
@@ -72,16 +92,26 @@ pub(super) fn plain_or_null<'a>(scan: &mut Scan<'a>, limits: &PlanLimits) -> Opt
     readable.then_some(Some(text))
 }
 
-/// A before/after envelope's names and operation codes.
+/// A before/after envelope's members (`before`, `after`, the operation) and operation codes.
 struct BeforeAfter {
-    op: &'static [u8],
+    members: [Prefix; 3],
     inserts: &'static [&'static [u8]],
     update: &'static [u8],
     delete: &'static [u8],
 }
 
-const DEBEZIUM: BeforeAfter = BeforeAfter { op: b"op", inserts: &[b"c", b"r"], update: b"u", delete: b"d" };
-const OGG: BeforeAfter = BeforeAfter { op: b"op_type", inserts: &[b"I"], update: b"U", delete: b"D" };
+const DEBEZIUM: BeforeAfter = BeforeAfter {
+    members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op\":")],
+    inserts: &[b"c", b"r"],
+    update: b"u",
+    delete: b"d",
+};
+const OGG: BeforeAfter = BeforeAfter {
+    members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op_type\":")],
+    inserts: &[b"I"],
+    update: b"U",
+    delete: b"D",
+};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Image {
@@ -102,13 +132,9 @@ struct Images<'a> {
 fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
     let mut scan = Scan { input: message, pos: 0 };
     let mut images = Images::default();
-    envelope(&mut scan, &plan.limits, |scan, name| {
-        let (bit, image) = match name {
-            b"before" => (1, Some(Image::Before)),
-            b"after" => (2, Some(Image::After)),
-            _ if name == names.op => (4, None),
-            _ => return Some(false),
-        };
+    envelope(&mut scan, &names.members, &plan.limits, |scan, index| {
+        let image = [Some(Image::Before), Some(Image::After), None][index];
+        let bit = 1 << index;
         // A repeated member keeps its last value in the tree.
         if images.seen & bit != 0 {
             return None;
@@ -128,7 +154,7 @@ fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &m
             }
             _ => return None,
         }
-        Some(true)
+        Some(())
     })?;
     // Flink's envelope row would miss a field.
     if plan.limits.fail_on_missing_field && images.seen != 7 {

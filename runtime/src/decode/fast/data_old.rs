@@ -8,7 +8,7 @@ use regex::Regex;
 
 use super::changelog::{envelope, plain_or_null};
 use super::read::row;
-use super::scan::Scan;
+use super::scan::{Prefix, Scan};
 use super::{RowKinds, RowPlan};
 use crate::decode::columns::Column;
 use crate::decode::side::{DELETE, INSERT};
@@ -32,24 +32,22 @@ struct Envelope<'a> {
     table: Option<&'a [u8]>,
 }
 
-/// Which member a name is (its bit), for canal's five and maxwell's three.
-fn bit(name: &[u8], canal: bool) -> Option<u8> {
-    Some(match name {
-        b"data" => 1,
-        b"old" => 2,
-        b"type" => 4,
-        b"database" if canal => 8,
-        b"table" if canal => 16,
-        _ => return None,
-    })
-}
+/// canal's members (maxwell's are the first three): bit `k` in `Envelope::seen` for member `k`.
+const MEMBERS: [Prefix; 5] = [
+    Prefix::of(b"\"data\":"),
+    Prefix::of(b"\"old\":"),
+    Prefix::of(b"\"type\":"),
+    Prefix::of(b"\"database\":"),
+    Prefix::of(b"\"table\":"),
+];
 
 /// The envelope's members; the data rows are read into `columns`.
 fn read_envelope<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], canal: bool) -> Option<Envelope<'a>> {
     let mut scan = Scan { input: message, pos: 0 };
     let mut found = Envelope::default();
-    envelope(&mut scan, &plan.limits, |scan, name| {
-        let Some(bit) = bit(name, canal) else { return Some(false) };
+    let members = if canal { &MEMBERS[..] } else { &MEMBERS[..3] };
+    envelope(&mut scan, members, &plan.limits, |scan, index| {
+        let bit = 1 << index;
         // A repeated member keeps its last value in the tree.
         if found.seen & bit != 0 {
             return None;
@@ -72,7 +70,7 @@ fn read_envelope<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], 
             8 => found.database = plain_or_null(scan, &plan.limits)?,
             _ => found.table = plain_or_null(scan, &plan.limits)?,
         }
-        Some(true)
+        Some(())
     })?;
     // Flink's envelope row would miss a field.
     let all = if canal { 31 } else { 7 };
@@ -168,7 +166,10 @@ fn included(filter: Option<&Regex>, name: Option<&[u8]>) -> Option<bool> {
 
 /// The plan's columns cut back to `rows` (the rows of `old` only had to read), giving `kinds`.
 fn keep(plan: &RowPlan, columns: &mut [Column], rows: usize, kinds: RowKinds) -> Option<RowKinds> {
-    plan.columns().for_each(|at| columns[at].truncate(rows));
+    // Every row read completes all of the plan's columns: the first one's length is theirs.
+    if plan.rows(columns) != rows {
+        plan.columns().for_each(|at| columns[at].truncate(rows));
+    }
     Some(kinds)
 }
 
