@@ -7,9 +7,10 @@
 //! debezium-json and ogg-json: `{"before":ROW|null,"after":ROW|null,"op":"c"}` (ogg: `op_type`).
 //! canal-json and maxwell-json (`data` and `old`) are in [`data_old`](super::data_old).
 use super::data_old::{self, Filters};
-use super::read::{row, unknown_name};
+use super::envelope::envelope;
+use super::read::row;
 use super::scan::{Prefix, Scan};
-use super::{PlanLimits, RowKinds, RowPlan};
+use super::{RowKinds, RowPlan};
 use crate::decode::columns::Column;
 use crate::decode::side::{DELETE, INSERT};
 use crate::spec::Format;
@@ -30,66 +31,6 @@ pub(crate) fn read_changelog(
         Format::CanalJson => data_old::canal(plan, filters, message, columns),
         Format::Json => None,
     }
-}
-
-/// The members of an envelope object: `visit` reads the value of member `known[k]` (given `k`);
-/// every other member must read as JSON, as it is part of the tree. A known member as Flink
-/// writes it (`"name":`) is matched a word at a time.
-pub(super) fn envelope<'a>(
-    scan: &mut Scan<'a>,
-    known: &[Prefix],
-    limits: &PlanLimits,
-    mut visit: impl FnMut(&mut Scan<'a>, usize) -> Option<()>,
-) -> Option<()> {
-    scan.eat(b'{')?;
-    if scan.peek()? == b'}' {
-        return Some(());
-    }
-    loop {
-        let index = match known.iter().position(|member| scan.eat_prefix(member)) {
-            Some(index) => Some(index),
-            None => member_name(scan, known, limits)?,
-        };
-        scan.peek()?;
-        match index {
-            Some(index) => visit(scan, index)?,
-            None => scan.skip_value(limits, 0)?,
-        }
-        match scan.peek()? {
-            b',' => scan.pos += 1,
-            b'}' => return Some(()),
-            _ => return None,
-        }
-    }
-}
-
-/// A member's name and colon in any other layout: which known member it is, if any (an unknown
-/// name must be one Jackson reads as its bytes).
-fn member_name(scan: &mut Scan, known: &[Prefix], limits: &PlanLimits) -> Option<Option<usize>> {
-    scan.eat(b'"')?;
-    let name = scan.name()?;
-    scan.eat(b':')?;
-    // A member is `"name":`: the name is between the quotes.
-    let index = known.iter().position(|member| {
-        let bytes = member.bytes();
-        bytes.len() == name.len() + 3 && bytes[1..=name.len()] == *name
-    });
-    if index.is_none() {
-        unknown_name(name, limits)?;
-    }
-    Some(index)
-}
-
-/// A string member without escapes that Jackson reads as its bytes (UTF-8, not too long), or
-/// `null` (`None` inside).
-pub(super) fn plain_or_null<'a>(scan: &mut Scan<'a>, limits: &PlanLimits) -> Option<Option<&'a [u8]>> {
-    if scan.input[scan.pos] == b'n' {
-        return scan.literal(b"null").map(|()| None);
-    }
-    scan.eat(b'"')?;
-    let text = scan.plain_string()?;
-    let readable = text.len() <= limits.max_string_length && (text.is_ascii() || std::str::from_utf8(text).is_ok());
-    readable.then_some(Some(text))
 }
 
 /// A before/after envelope's members (`before`, `after`, the operation) and operation codes.

@@ -6,7 +6,7 @@
 //! scalar columns, so only `old`'s own members can name one.
 use regex::Regex;
 
-use super::changelog::{envelope, plain_or_null};
+use super::envelope::{envelope, plain_or_null};
 use super::read::row;
 use super::scan::{Prefix, Scan};
 use super::{RowKinds, RowPlan};
@@ -179,6 +179,12 @@ fn keep(plan: &RowPlan, columns: &mut [Column], rows: usize, kinds: RowKinds) ->
 fn pair_updates(plan: &RowPlan, columns: &mut [Column], start: usize, count: usize, names: u64) -> Option<RowKinds> {
     if !plan.is_flat() {
         return None;
+    }
+    if count == 1 {
+        for (index, at) in plan.columns().enumerate() {
+            columns[at].before_after(start, names & (1 << index) != 0).then_some(())?;
+        }
+        return Some(RowKinds::updates(1));
     }
     for (index, at) in plan.columns().enumerate() {
         let column = &mut columns[at];

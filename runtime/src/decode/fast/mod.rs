@@ -8,6 +8,7 @@
 mod block;
 mod changelog;
 mod data_old;
+mod envelope;
 pub(crate) mod read;
 pub(crate) mod scan;
 
