@@ -7,10 +7,10 @@
 //! debezium-json and ogg-json: `{"before":ROW|null,"after":ROW|null,"op":"c"}` (ogg: `op_type`).
 //! canal-json and maxwell-json (`data` and `old`) are in [`data_old`](super::data_old).
 use super::data_old::{self, Filters};
-use super::envelope::envelope;
+use super::envelope::{envelope, RowKinds};
 use super::read::row;
 use super::scan::{Prefix, Scan};
-use super::{RowKinds, RowPlan};
+use super::RowPlan;
 use crate::decode::columns::Column;
 use crate::decode::side::{DELETE, INSERT};
 use crate::spec::Format;

@@ -6,10 +6,10 @@
 //! scalar columns, so only `old`'s own members can name one.
 use regex::Regex;
 
-use super::envelope::{envelope, plain_or_null};
+use super::envelope::{envelope, plain_or_null, RowKinds};
 use super::read::row;
 use super::scan::{Prefix, Scan};
-use super::{RowKinds, RowPlan};
+use super::RowPlan;
 use crate::decode::columns::Column;
 use crate::decode::side::{DELETE, INSERT};
 

@@ -1,8 +1,40 @@
-//! An envelope object's members, as the changelog formats' fast paths read them: the known ones
-//! handed to the format's reader, the others checked as Jackson's tree reads them and skipped.
+//! What the changelog formats' fast paths share: an envelope object's members (the known ones
+//! handed to the format's reader, the others checked as Jackson's tree reads them and skipped),
+//! and the RowKinds of the rows a message gives.
 use super::read::unknown_name;
 use super::scan::{Prefix, Scan};
 use super::PlanLimits;
+use crate::decode::side::{UPDATE_AFTER, UPDATE_BEFORE};
+
+/// The RowKinds of the rows a message gave, in order, without an allocation: `count` rows
+/// repeating `pattern`'s first `period` kinds (one kind, or UPDATE's -U/+U pairs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RowKinds {
+    pattern: [i8; 2],
+    period: usize,
+    count: usize,
+}
+
+impl RowKinds {
+    /// No row (a message filtered out, a DDL change).
+    pub(crate) fn none() -> RowKinds {
+        RowKinds::all(0, 0)
+    }
+
+    /// `count` rows of `kind`.
+    pub(crate) fn all(kind: i8, count: usize) -> RowKinds {
+        RowKinds { pattern: [kind, kind], period: 1, count }
+    }
+
+    /// `pairs` UPDATE_BEFORE, UPDATE_AFTER pairs.
+    pub(crate) fn updates(pairs: usize) -> RowKinds {
+        RowKinds { pattern: [UPDATE_BEFORE, UPDATE_AFTER], period: 2, count: 2 * pairs }
+    }
+
+    pub(crate) fn iter(self) -> impl Iterator<Item = i8> {
+        (0..self.count).map(move |row| self.pattern[row % self.period])
+    }
+}
 
 /// The members of an envelope object: `visit` reads the value of member `known[k]` (given `k`);
 /// every other member must read as JSON, as it is part of the tree. A known member as Flink

@@ -19,38 +19,8 @@ use scan::Prefix;
 
 pub(crate) use changelog::read_changelog;
 pub(crate) use data_old::Filters;
+pub(crate) use envelope::RowKinds;
 pub(crate) use read::read_row;
-
-/// The RowKinds of the rows a message gave, in order, without an allocation: `count` rows
-/// repeating `pattern`'s first `period` kinds (one kind, or UPDATE's -U/+U pairs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RowKinds {
-    pattern: [i8; 2],
-    period: usize,
-    count: usize,
-}
-
-impl RowKinds {
-    /// No row (a message filtered out, a DDL change).
-    pub(crate) fn none() -> RowKinds {
-        RowKinds::all(0, 0)
-    }
-
-    /// `count` rows of `kind`.
-    pub(crate) fn all(kind: i8, count: usize) -> RowKinds {
-        RowKinds { pattern: [kind, kind], period: 1, count }
-    }
-
-    /// `pairs` UPDATE_BEFORE, UPDATE_AFTER pairs.
-    pub(crate) fn updates(pairs: usize) -> RowKinds {
-        use crate::decode::side::{UPDATE_AFTER, UPDATE_BEFORE};
-        RowKinds { pattern: [UPDATE_BEFORE, UPDATE_AFTER], period: 2, count: 2 * pairs }
-    }
-
-    pub(crate) fn iter(self) -> impl Iterator<Item = i8> {
-        (0..self.count).map(move |row| self.pattern[row % self.period])
-    }
-}
 
 /// Deeper rows and arrays are left to `direct` (Jackson's depth limit is 1000).
 const MAX_DEPTH: usize = 32;
