@@ -20,16 +20,26 @@ pub(crate) struct Filters<'r> {
     pub table: Option<&'r Regex>,
 }
 
-/// What an envelope held: the data rows written (`None`: `data` was null or missing), where
-/// `old` starts (when not null), the members seen (a bit each) and the strings read.
+/// What an envelope held: the data rows written (`None`: `data` was null or missing), `old`,
+/// the members seen (a bit each) and the strings read.
 #[derive(Default)]
 struct Envelope<'a> {
     rows: Option<usize>,
-    old: Option<usize>,
+    old: Old,
     seen: u8,
     op: Option<&'a [u8]>,
     database: Option<&'a [u8]>,
     table: Option<&'a [u8]>,
+}
+
+/// `old`: null or missing, where it starts (it came before `data`: read once the data rows are),
+/// or read already, right after the data rows (how many rows, the fields they named).
+#[derive(Default, Clone, Copy)]
+enum Old {
+    #[default]
+    Absent,
+    At(usize),
+    Read(usize, u64),
 }
 
 /// canal's members (maxwell's are the first three): bit `k` in `Envelope::seen` for member `k`.
@@ -62,8 +72,14 @@ fn read_envelope<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], 
                 row(scan, plan, columns)?;
                 found.rows = Some(1);
             }
+            2 if null => scan.literal(b"null")?,
+            // After `data`, no row follows: `old`'s rows go right after the data rows.
+            2 if found.seen & 1 != 0 => {
+                let (count, names) = old_rows(scan, plan, columns, canal)?;
+                found.old = Old::Read(count, names);
+            }
             2 => {
-                found.old = (!null).then_some(scan.pos);
+                found.old = Old::At(scan.pos);
                 scan.skip_value(&plan.limits, 0)?;
             }
             4 => found.op = Some(plain_or_null(scan, &plan.limits)??),
@@ -100,27 +116,28 @@ fn rows(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], names: &mut u64
     }
 }
 
-/// `old`'s rows (canal: an array of them) read after the data rows: how many, and the fields
-/// named anywhere in them; `(0, 0)` when it was null or missing.
-fn read_old(
-    plan: &RowPlan,
-    message: &[u8],
-    at: Option<usize>,
-    columns: &mut [Column],
-    canal: bool,
-) -> Option<(usize, u64)> {
-    let Some(pos) = at else { return Some((0, 0)) };
-    let mut scan = Scan { input: message, pos };
+/// `old`'s rows (canal: an array of them) into the columns: how many, and the fields named
+/// anywhere in them.
+fn old_rows(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], canal: bool) -> Option<(usize, u64)> {
     let mut names = 0;
     let count = match canal {
-        true => rows(&mut scan, plan, columns, &mut names)?,
+        true => rows(scan, plan, columns, &mut names)?,
         false => {
             scan.eat(b'{')?;
-            names = row(&mut scan, plan, columns)?;
+            names = row(scan, plan, columns)?;
             1
         }
     };
     Some((count, names))
+}
+
+/// `old`'s rows after the data rows (see [`old_rows`]); `(0, 0)` when it was null or missing.
+fn read_old(plan: &RowPlan, message: &[u8], old: Old, columns: &mut [Column], canal: bool) -> Option<(usize, u64)> {
+    match old {
+        Old::Absent => Some((0, 0)),
+        Old::Read(count, names) => Some((count, names)),
+        Old::At(pos) => old_rows(&mut Scan { input: message, pos }, plan, columns, canal),
+    }
 }
 
 pub(crate) fn maxwell(plan: &RowPlan, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
@@ -148,7 +165,7 @@ pub(crate) fn canal(plan: &RowPlan, filters: &Filters, message: &[u8], columns: 
     match (op, rows) {
         (b"INSERT", Some(rows)) => keep(plan, columns, start + rows, RowKinds::all(INSERT, rows)),
         (b"DELETE", Some(rows)) => keep(plan, columns, start + rows, RowKinds::all(DELETE, rows)),
-        (b"UPDATE", Some(rows)) if found.old.is_some() && olds >= rows => {
+        (b"UPDATE", Some(rows)) if !matches!(found.old, Old::Absent) && olds >= rows => {
             pair_updates(plan, columns, start, rows, names)
         }
         // A DDL change.
