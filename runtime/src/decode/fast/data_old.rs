@@ -1,6 +1,7 @@
 //! canal-json's and maxwell-json's common envelopes: the rows in `data` (canal: an array of
-//! them, maxwell: one) read into the columns as they come, `old` read once the operation is
-//! known. Flink converts every member of the envelope row (so `old` must read without an error
+//! them, maxwell: one) read into the columns as they come, then `old`'s rows after them (as they
+//! come when `data` came first, else once the envelope is read); the operation then says which
+//! rows stay. Flink converts every member of the envelope row (so `old` must read without an error
 //! even where it is not used), and fills an UPDATE's before-image from the after-image where
 //! `old` names no field of that name at any depth (`findValue`): the common case here has only
 //! scalar columns, so only `old`'s own members can name one.

@@ -467,11 +467,14 @@ fn the_fast_changelog_reads_exactly_what_the_tree_reads() {
     }
 }
 
+/// A writer of one format's random envelopes.
+type Envelope = fn(&mut Rng) -> Vec<u8>;
+
 /// The other changelog formats on the test table, and (for UPDATE's before-image) on its
 /// scalar columns only, under the options that change what a message reads as.
 #[test]
 fn the_fast_canal_maxwell_and_ogg_read_exactly_what_the_tree_reads() {
-    let formats: [(&str, fn(&mut Rng) -> Vec<u8>, &str); 4] = [
+    let formats: [(&str, Envelope, &str); 4] = [
         ("ogg-json", ogg_envelope, ""),
         ("maxwell-json", maxwell_envelope, ""),
         ("canal-json", canal_envelope, ""),
@@ -487,7 +490,7 @@ fn the_fast_canal_maxwell_and_ogg_read_exactly_what_the_tree_reads() {
             {
                 let option = if option.is_empty() { String::new() } else { format!(", '{format}{option}") };
                 let options = format!(", 'format' = '{format}'{filters}{option}");
-                let keep = |ty: &str| !is_map(ty) && !(flat && is_nested(ty));
+                let keep = |ty: &str| !(is_map(ty) || flat && is_nested(ty));
                 let (mut fast, mut direct) = decoders_of(&options, version, &keep);
                 rng.leave_out = match flat {
                     true => |ty| is_binary(ty) || is_map(ty) || is_nested(ty),
