@@ -10,7 +10,7 @@ use super::arrow_out::{arrow_field, finish};
 use super::cdc;
 use super::columns::Column;
 use super::direct::RowTarget;
-use super::fast::RowPlan;
+use super::fast::{Filters, RowKinds, RowPlan};
 use super::lexer::LexerBuffers;
 use super::message::{read_message, read_message_into, reads_into_columns};
 use super::metadata::{self, MetaKey};
@@ -146,7 +146,7 @@ impl Decoder {
         self.schema = arrow_schema(&self.spec, &meta, self.timestamps)?;
         self.value.envelope_type = DataType::nullable(LogicalType::Row(envelope));
         if !meta.is_empty() {
-            // The fast debezium path reads no metadata.
+            // The fast changelog paths read no metadata.
             self.value.fast = None;
         }
         self.value.metadata = meta;
@@ -264,7 +264,7 @@ impl Decoder {
         out.kinds.push(kind);
     }
 
-    /// A json (with a map) or debezium-json message in the common shape read straight into the
+    /// A json (with a map) or changelog message in the common shape read straight into the
     /// columns; false (and nothing written) otherwise.
     fn fast_rows(&self, message: Option<&[u8]>, key_row: Option<&[Value]>, out: &mut Output) -> bool {
         let (Some(plan), Some(message)) = (&self.value.fast, message.filter(|m| !m.is_empty())) else {
@@ -272,12 +272,18 @@ impl Decoder {
         };
         let before = out.rows();
         let kinds = match self.value.format {
-            Format::Json => super::fast::read_row(plan, message, &mut out.columns).then(|| vec![INSERT]),
-            _ => super::fast::read_debezium(plan, message, &mut out.columns),
+            Format::Json => super::fast::read_row(plan, message, &mut out.columns).then(|| RowKinds::all(INSERT, 1)),
+            format => {
+                let filters = Filters {
+                    database: self.value.database_include.as_ref(),
+                    table: self.value.table_include.as_ref(),
+                };
+                super::fast::read_changelog(plan, format, &filters, message, &mut out.columns)
+            }
         };
         match kinds {
             Some(kinds) => {
-                kinds.into_iter().for_each(|kind| self.complete_row(out, key_row, kind));
+                kinds.iter().for_each(|kind| self.complete_row(out, key_row, kind));
                 true
             }
             None => {
@@ -480,6 +486,9 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
     let fast = match (side.format, has_map_like) {
         (Format::Json, _) => RowPlan::new(&fields, &side.projection, &settings),
         (Format::DebeziumJson, false) if !options.schema_include => RowPlan::tree(&fields, &side.projection, &settings),
+        (Format::CanalJson | Format::MaxwellJson | Format::OggJson, false) => {
+            RowPlan::tree(&fields, &side.projection, &settings)
+        }
         _ => None,
     };
     Ok(SideReader {

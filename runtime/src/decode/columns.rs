@@ -34,6 +34,21 @@ impl<T: Copy + Default> Cells<T> {
         self.values.reserve(rows);
         self.valid.reserve(rows);
     }
+
+    /// See [`Column::before_after`].
+    fn before_after(&mut self, at: usize, from_old: bool) {
+        self.truncate(at + 2);
+        match from_old {
+            true => {
+                self.values.swap(at, at + 1);
+                self.valid.swap(at, at + 1);
+            }
+            false => {
+                self.values[at + 1] = self.values[at];
+                self.valid[at + 1] = self.valid[at];
+            }
+        }
+    }
 }
 
 /// Variable-length cells (text, bytes): their bytes one after the other, and where each ends.
@@ -70,6 +85,26 @@ impl Blobs {
 
     pub(crate) fn cell(&self, row: usize) -> &[u8] {
         &self.data[self.offsets[row] as usize..self.offsets[row + 1] as usize]
+    }
+
+    /// See [`Column::before_after`].
+    fn before_after(&mut self, at: usize, from_old: bool) {
+        self.truncate(at + 2);
+        let (start, middle) = (self.offsets[at] as usize, self.offsets[at + 1] as usize);
+        match from_old {
+            true => {
+                // The two cells' bytes swap places: the old one's now ends where the data one began
+                // plus its own length.
+                self.data[start..].rotate_left(middle - start);
+                self.offsets[at + 1] = (start + self.data.len() - middle) as i32;
+                self.valid.swap(at, at + 1);
+            }
+            false => {
+                self.truncate(at + 1);
+                self.data.extend_from_within(start..middle);
+                self.end_cell(self.valid[at]);
+            }
+        }
     }
 }
 
@@ -267,6 +302,27 @@ impl Column {
                 children.iter_mut().for_each(|c| c.truncate(len));
             }
         }
+    }
+
+    /// Rows `at` (a data row) and `at + 1` (its old row) of a scalar column, with any rows after
+    /// them dropped, become an UPDATE's pair: the before-image's cell (the old row's when
+    /// `from_old`, else the data row's), then the after-image's (the data row's). False, and the
+    /// column unchanged, for a nested column.
+    pub(crate) fn before_after(&mut self, at: usize, from_old: bool) -> bool {
+        match self {
+            Column::Boolean(c) => c.before_after(at, from_old),
+            Column::Int8(c) => c.before_after(at, from_old),
+            Column::Int16(c) => c.before_after(at, from_old),
+            Column::Int32(c) | Column::Date(c) | Column::Time(c) => c.before_after(at, from_old),
+            Column::Int64(c) => c.before_after(at, from_old),
+            Column::Float32(c) => c.before_after(at, from_old),
+            Column::Float64(c) => c.before_after(at, from_old),
+            Column::Decimal(c) => c.before_after(at, from_old),
+            Column::Timestamp(c) => c.before_after(at, from_old),
+            Column::Text(b) | Column::Bytes(b) => b.before_after(at, from_old),
+            Column::List(_) | Column::Map(_) | Column::Row { .. } => return false,
+        }
+        true
     }
 
     /// The value of row `row` (the inverse of [`Column::push_value`]).

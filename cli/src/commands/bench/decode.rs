@@ -6,9 +6,9 @@
 //! (or the closest one it can read, with the changes listed), serde_json and sonic-rs each
 //! parsing every record to its `Value` tree, and a memcpy of the records as the ceiling.
 //! Before anything is timed, kjson's decoder must read every record without an error, and
-//! arrow-json's columns are compared with kjson's. On a CDC value format (debezium-json)
-//! arrow-json has no reader for the envelopes and is left out as not comparable; a table the
-//! decoder refuses to open is reported as not decoded yet. Timing is [`super::clock`]'s.
+//! arrow-json's columns are compared with kjson's. On a CDC value format (debezium-json,
+//! canal-json, maxwell-json, ogg-json) arrow-json has no reader for the envelopes and is left out
+//! as not comparable; a table the decoder refuses to open is reported as not decoded yet. Timing is [`super::clock`]'s.
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::sync::Arc;

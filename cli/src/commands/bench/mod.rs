@@ -5,6 +5,7 @@
 //! byte for byte before anything is timed; the clock is described in [`clock`]. `--decode`
 //! times the read side instead, on the records those encoders write ([`decode`]).
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 use arrow_json::LineDelimitedWriter;
 use clap::Args;
@@ -29,7 +30,8 @@ pub const BATCH_ROWS: usize = 4096;
 #[derive(Args, Debug, Clone)]
 pub struct BenchArgs {
     /// q0, q9, q19, q9-debezium (q9's rows as Debezium envelopes), sensor (8 DOUBLE + 2 FLOAT),
-    /// ledger (5 DECIMAL), nested (ROW, ARRAY, MAP, MULTISET), wide (every scalar type) or all.
+    /// ledger (5 DECIMAL), nested (ROW, ARRAY, MAP, MULTISET), wide (every scalar type) or all;
+    /// also q9-canal, q9-maxwell and q9-ogg (q9's rows in the other changelog envelopes, not in all).
     #[arg(long, default_value = "all", value_parser = parse_queries)]
     pub query: QuerySelection,
     /// Sink rows per query, generated before timing, in batches of 4096.
@@ -89,6 +91,23 @@ const LEDGER_DDL: &str = include_str!("../../../../schemas/ledger.sql");
 const NESTED_DDL: &str = include_str!("../../../../schemas/nested.sql");
 const WIDE_DDL: &str = include_str!("../../../../schemas/wide.sql");
 
+/// q9's changelog as each other CDC format writes it (the same table with another value format).
+static Q9_CANAL_DDL: LazyLock<String> = LazyLock::new(|| Q9_DEBEZIUM_DDL.replace("'debezium-json'", "'canal-json'"));
+static Q9_MAXWELL_DDL: LazyLock<String> =
+    LazyLock::new(|| Q9_DEBEZIUM_DDL.replace("'debezium-json'", "'maxwell-json'"));
+static Q9_OGG_DDL: LazyLock<String> = LazyLock::new(|| Q9_DEBEZIUM_DDL.replace("'debezium-json'", "'ogg-json'"));
+
+/// The sinks of the changelog formats besides debezium-json: selected by name only (`all` keeps
+/// the bench's run time).
+pub fn changelog_cases() -> [BenchCase; 3] {
+    let q9 = |name, ddl: &'static LazyLock<String>| BenchCase {
+        name,
+        source: RowSource::Nexmark(Query::Q9),
+        ddl: LazyLock::force(ddl).as_str(),
+    };
+    [q9("q9-canal", &Q9_CANAL_DDL), q9("q9-maxwell", &Q9_MAXWELL_DDL), q9("q9-ogg", &Q9_OGG_DDL)]
+}
+
 pub fn bench_cases() -> [BenchCase; 8] {
     let nexmark = |name, query| BenchCase { name, source: RowSource::Nexmark(query), ddl: query_ddl(query) };
     [
@@ -111,8 +130,12 @@ fn parse_queries(text: &str) -> Result<QuerySelection, String> {
     if text.eq_ignore_ascii_case("all") {
         return Ok(QuerySelection(cases.to_vec()));
     }
-    cases.iter().find(|c| c.name.eq_ignore_ascii_case(text)).map(|c| QuerySelection(vec![*c])).ok_or_else(|| {
-        format!("unknown query '{text}'; expected q0, q9, q19, q9-debezium, sensor, ledger, nested, wide or all")
+    let named = cases.iter().chain(&changelog_cases()).find(|c| c.name.eq_ignore_ascii_case(text)).copied();
+    named.map(|c| QuerySelection(vec![c])).ok_or_else(|| {
+        format!(
+            "unknown query '{text}'; expected q0, q9, q19, q9-debezium, sensor, ledger, nested, wide, all, q9-canal, \
+             q9-maxwell or q9-ogg"
+        )
     })
 }
 
@@ -555,6 +578,7 @@ mod tests {
         );
         assert_eq!(names(parse_queries("q9").unwrap()), ["q9"]);
         assert_eq!(names(parse_queries("Sensor").unwrap()), ["sensor"]);
+        assert_eq!(names(parse_queries("q9-ogg").unwrap()), ["q9-ogg"]);
         assert!(parse_queries("q3").is_err());
     }
 }

@@ -1,23 +1,58 @@
-//! debezium-json's common envelope, `{"before":ROW|null,"after":ROW|null,"op":"c"}` with other
-//! members of any JSON value, read straight into the columns: each image that is not null is
-//! read as the tree converters read it, in the order it comes, and `op` says which rows the
-//! message gives (the shapes Flink's deserializer reads without an error; anything else is
-//! left to `cdc`).
-use super::read::{row, unknown_name};
-use super::scan::Scan;
+//! The changelog formats' common envelopes read straight into the columns, in one pass: each
+//! image or data row that is not null is read as the tree converters read it, the other
+//! members are skipped as the tree reads them, and the operation says which rows the message
+//! gives. Only the shapes Flink's deserializer reads without an error are read here; anything
+//! else gives `None` and is left to `cdc`.
+//!
+//! debezium-json and ogg-json: `{"before":ROW|null,"after":ROW|null,"op":"c"}` (ogg: `op_type`).
+//! canal-json and maxwell-json (`data` and `old`) are in [`data_old`](super::data_old).
+use super::data_old::{self, Filters};
+use super::envelope::{envelope, RowKinds};
+use super::read::row;
+use super::scan::{Prefix, Scan};
 use super::RowPlan;
 use crate::decode::columns::Column;
-use crate::decode::side::{DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE};
+use crate::decode::side::{DELETE, INSERT};
+use crate::spec::Format;
 
-/// Where each member of the envelope was: the rows written, in order (`before` or `after`), and
-/// the operation.
-#[derive(Default)]
-struct Envelope<'a> {
-    written: [Option<Image>; 2],
-    count: usize,
-    seen: u8,
-    op: Option<&'a [u8]>,
+/// Reads one message of `format` into `columns`, giving the RowKind of each row written, in
+/// order; `None` when it is not the common case (rows may then be left in the plan's columns).
+pub(crate) fn read_changelog(
+    plan: &RowPlan,
+    format: Format,
+    filters: &Filters,
+    message: &[u8],
+    columns: &mut [Column],
+) -> Option<RowKinds> {
+    match format {
+        Format::DebeziumJson => before_after(plan, &DEBEZIUM, message, columns),
+        Format::OggJson => before_after(plan, &OGG, message, columns),
+        Format::MaxwellJson => data_old::maxwell(plan, message, columns),
+        Format::CanalJson => data_old::canal(plan, filters, message, columns),
+        Format::Json => None,
+    }
 }
+
+/// A before/after envelope's members (`before`, `after`, the operation) and operation codes.
+struct BeforeAfter {
+    members: [Prefix; 3],
+    inserts: &'static [&'static [u8]],
+    update: &'static [u8],
+    delete: &'static [u8],
+}
+
+const DEBEZIUM: BeforeAfter = BeforeAfter {
+    members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op\":")],
+    inserts: &[b"c", b"r"],
+    update: b"u",
+    delete: b"d",
+};
+const OGG: BeforeAfter = BeforeAfter {
+    members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op_type\":")],
+    inserts: &[b"I"],
+    update: b"U",
+    delete: b"D",
+};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Image {
@@ -25,80 +60,58 @@ enum Image {
     After,
 }
 
-/// Reads one message into `columns`, giving the RowKind of each row written, in order; `None`
-/// when it is not the common case (rows may then be left in the plan's columns).
-pub(crate) fn read_debezium(plan: &RowPlan, message: &[u8], columns: &mut [Column]) -> Option<Vec<i8>> {
-    let mut scan = Scan { input: message, pos: 0 };
-    scan.eat(b'{')?;
-    let mut envelope = Envelope::default();
-    if scan.peek()? != b'}' {
-        loop {
-            scan.eat(b'"')?;
-            let name = scan.name()?;
-            scan.eat(b':')?;
-            scan.peek()?;
-            member(&mut scan, plan, columns, &mut envelope, name)?;
-            match scan.peek()? {
-                b',' => scan.pos += 1,
-                b'}' => break,
-                _ => return None,
-            }
-        }
-    }
-    // Flink's envelope row would miss a field.
-    if plan.limits.fail_on_missing_field && envelope.seen != 7 {
-        return None;
-    }
-    kinds(&envelope)
+/// Where each member of a before/after envelope was: the rows written, in order, the members
+/// seen (a bit each) and the operation.
+#[derive(Default)]
+struct Images<'a> {
+    written: [Option<Image>; 2],
+    count: usize,
+    seen: u8,
+    op: Option<&'a [u8]>,
 }
 
-fn member<'a>(
-    scan: &mut Scan<'a>,
-    plan: &RowPlan,
-    columns: &mut [Column],
-    envelope: &mut Envelope<'a>,
-    name: &[u8],
-) -> Option<()> {
-    let (bit, image) = match name {
-        b"before" => (1, Some(Image::Before)),
-        b"after" => (2, Some(Image::After)),
-        b"op" => (4, None),
-        // Every member is part of the tree, so it must read as JSON.
-        _ => {
-            unknown_name(name, &plan.limits)?;
-            return scan.skip_value(&plan.limits, 0);
+fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
+    let mut scan = Scan { input: message, pos: 0 };
+    let mut images = Images::default();
+    envelope(&mut scan, &names.members, &plan.limits, |scan, index| {
+        let image = [Some(Image::Before), Some(Image::After), None][index];
+        let bit = 1 << index;
+        // A repeated member keeps its last value in the tree.
+        if images.seen & bit != 0 {
+            return None;
         }
-    };
-    // A repeated member keeps its last value in the tree.
-    if envelope.seen & bit != 0 {
+        images.seen |= bit;
+        match (image, scan.input[scan.pos]) {
+            (_, b'n') => scan.literal(b"null")?,
+            (Some(image), b'{') => {
+                scan.pos += 1;
+                row(scan, plan, columns)?;
+                images.written[images.count] = Some(image);
+                images.count += 1;
+            }
+            (None, b'"') => {
+                scan.pos += 1;
+                images.op = Some(scan.plain_string()?);
+            }
+            _ => return None,
+        }
+        Some(())
+    })?;
+    // Flink's envelope row would miss a field.
+    if plan.limits.fail_on_missing_field && images.seen != 7 {
         return None;
     }
-    envelope.seen |= bit;
-    match (image, scan.input[scan.pos]) {
-        (_, b'n') => scan.literal(b"null"),
-        (Some(image), b'{') => {
-            scan.pos += 1;
-            row(scan, plan, columns)?;
-            envelope.written[envelope.count] = Some(image);
-            envelope.count += 1;
-            Some(())
-        }
-        (None, b'"') => {
-            scan.pos += 1;
-            envelope.op = Some(scan.plain_string()?);
-            Some(())
-        }
-        _ => None,
-    }
+    kinds(names, &images)
 }
 
 /// The rows of the operation, when they are exactly the images written, in their order.
-fn kinds(envelope: &Envelope) -> Option<Vec<i8>> {
+fn kinds(names: &BeforeAfter, images: &Images) -> Option<RowKinds> {
     use Image::{After, Before};
-    match (envelope.op?, &envelope.written) {
-        (b"c" | b"r", [Some(After), None]) => Some(vec![INSERT]),
-        (b"u", [Some(Before), Some(After)]) => Some(vec![UPDATE_BEFORE, UPDATE_AFTER]),
-        (b"d", [Some(Before), None]) => Some(vec![DELETE]),
+    let op = images.op?;
+    match images.written {
+        [Some(After), None] if names.inserts.contains(&op) => Some(RowKinds::all(INSERT, 1)),
+        [Some(Before), Some(After)] if op == names.update => Some(RowKinds::updates(1)),
+        [Some(Before), None] if op == names.delete => Some(RowKinds::all(DELETE, 1)),
         _ => None,
     }
 }

@@ -7,14 +7,19 @@
 //! reads the message with `direct`, which gives Flink's errors and coercions.
 mod block;
 mod changelog;
+mod data_old;
+mod envelope;
 pub(crate) mod read;
 pub(crate) mod scan;
 
+use super::columns::Column;
 use super::DecodeSettings;
 use crate::types::{IntervalKind, LogicalType, RowField};
 use scan::Prefix;
 
-pub(crate) use changelog::read_debezium;
+pub(crate) use changelog::read_changelog;
+pub(crate) use data_old::Filters;
+pub(crate) use envelope::RowKinds;
 pub(crate) use read::read_row;
 
 /// Deeper rows and arrays are left to `direct` (Jackson's depth limit is 1000).
@@ -123,6 +128,23 @@ impl RowPlan {
             return None;
         }
         row_plan(fields, columns, limits, 1)
+    }
+}
+
+impl RowPlan {
+    /// The columns the row's fields write.
+    fn columns(&self) -> impl Iterator<Item = usize> + '_ {
+        self.fields.iter().map(|f| f.column)
+    }
+
+    /// The rows in the plan's columns (all of them hold as many between messages).
+    fn rows(&self, columns: &[Column]) -> usize {
+        self.fields.first().map_or(0, |f| columns[f.column].len())
+    }
+
+    /// Every field is a scalar (no ROW, ARRAY, MAP or MULTISET).
+    fn is_flat(&self) -> bool {
+        self.fields.iter().all(|f| !matches!(f.kind, Kind::Row(_) | Kind::Array(_) | Kind::Map(_)))
     }
 }
 

@@ -51,19 +51,20 @@ impl Fields for RowPlan {
 }
 
 /// The members of an object after its `{`, through its `}` (see [`fields_row`]).
-pub(super) fn row(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column]) -> Option<()> {
+pub(super) fn row(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column]) -> Option<u64> {
     fields_row(scan, plan, &plan.limits, columns)
 }
 
 /// The members of an object after its `{`, through its `}`: each known name once, in any
-/// order; unknown names with scalar values skipped; unset fields null.
+/// order; unknown names with scalar values skipped; unset fields null. Gives the fields the
+/// object named (bit `k` for field `k`).
 #[inline]
 pub(crate) fn fields_row<F: Fields>(
     scan: &mut Scan,
     fields: &F,
     limits: &PlanLimits,
     columns: &mut [Column],
-) -> Option<()> {
+) -> Option<u64> {
     if scan.peek()? == b'}' {
         scan.pos += 1;
         return unset_fields(fields, limits, columns, 0);
@@ -105,7 +106,7 @@ fn members<F: Fields>(
     columns: &mut [Column],
     mut seen: u64,
     mut next: usize,
-) -> Option<()> {
+) -> Option<u64> {
     loop {
         let index = match next < fields.count() && scan.eat_prefix(fields.member(next)) {
             true => Some(next),
@@ -136,11 +137,11 @@ fn members<F: Fields>(
     }
 }
 
-/// The fields not `seen` set null, or (`fail-on-missing-field`) not the common case.
-fn unset_fields<F: Fields>(fields: &F, limits: &PlanLimits, columns: &mut [Column], seen: u64) -> Option<()> {
+/// The fields not `seen` set null, or (`fail-on-missing-field`) not the common case; gives `seen`.
+fn unset_fields<F: Fields>(fields: &F, limits: &PlanLimits, columns: &mut [Column], seen: u64) -> Option<u64> {
     let count = fields.count();
     if seen == low_bits(count) {
-        return Some(());
+        return Some(seen);
     }
     if limits.fail_on_missing_field {
         return None;
@@ -148,7 +149,7 @@ fn unset_fields<F: Fields>(fields: &F, limits: &PlanLimits, columns: &mut [Colum
     for index in (0..count).filter(|index| seen & (1 << index) == 0) {
         columns[fields.column(index)].push_null();
     }
-    Some(())
+    Some(seen)
 }
 
 /// A member's name and colon in any other layout: the field it names, or `None` for an unknown
