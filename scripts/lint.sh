@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The habits CI keeps: formatting, clippy and rustdoc without warnings, the runtime without its
-# Arrow half (what the build script compiles), and the published crates' public API against the
-# listings in api/ (nightly rustdoc). The declared MSRV is checked on the packaged crates
-# (scripts/package-check.sh).
-#   scripts/lint.sh
+# Arrow half (what the build script compiles), the published crates on the declared MSRV, and
+# their public API against the listings in api/ (nightly rustdoc).
+#   scripts/lint.sh            every check
+#   scripts/lint.sh --no-msrv  without the MSRV toolchain (it installs one toolchain, ~1 minute)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -11,6 +11,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # shellcheck source=lib/common.sh
 source scripts/lib/common.sh   # step
 STEP_PREFIX=lint
+msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
 # check NAME COMMAND...: one timed step; the first failing one stops the lint.
 check() { step "$@" || exit 1; }
 
@@ -34,3 +35,8 @@ check doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locke
 check no-default-features cargo check -p kjson-runtime --no-default-features --locked
 check public-api scripts/public-api.sh
 check cli-release-features cargo clippy -p kjson-cli --all-targets --no-default-features --locked -- -D warnings
+if [[ "${1:-}" != "--no-msrv" ]]; then
+  rustup toolchain list | grep -q "^$msrv" || rustup toolchain install "$msrv" --profile minimal
+  # The crates other engines build: the library and what it depends on.
+  check "msrv-$msrv" cargo "+$msrv" check -p kjson-arrow -p kjson-runtime -p kjson-codegen --locked
+fi
