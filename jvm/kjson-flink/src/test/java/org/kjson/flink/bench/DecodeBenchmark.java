@@ -87,18 +87,7 @@ public final class DecodeBenchmark {
      * 35% updates (the previous bid before, this one after: two rows), 15% deletes.
      */
     static List<byte[]> changelog(List<byte[]> rowJson, long seed) {
-        Random random = new Random(seed);
-        List<byte[]> out = new ArrayList<>(rowJson.size());
-        for (int i = 0; i < rowJson.size(); i++) {
-            String row = new String(rowJson.get(i), StandardCharsets.UTF_8);
-            String previous = new String(rowJson.get(Math.max(0, i - 1)), StandardCharsets.UTF_8);
-            int k = random.nextInt(20);
-            String envelope = k < 10 ? "{\"before\":null,\"after\":" + row + ",\"op\":\"c\"}"
-                    : k < 17 ? "{\"before\":" + previous + ",\"after\":" + row + ",\"op\":\"u\"}"
-                    : "{\"before\":" + row + ",\"after\":null,\"op\":\"d\"}";
-            out.add(envelope.getBytes(StandardCharsets.UTF_8));
-        }
-        return out;
+        return changelog(rowJson, seed, "debezium-json");
     }
 
     /**
@@ -119,6 +108,9 @@ public final class DecodeBenchmark {
                         + "\"type\":\"" + List.of("INSERT", "UPDATE", "DELETE").get(op) + "\"}";
                 case "maxwell-json" -> "{\"data\":" + row + "," + (op == 1 ? "\"old\":" + previous + "," : "")
                         + "\"type\":\"" + List.of("insert", "update", "delete").get(op) + "\"}";
+                case "debezium-json" -> op == 0 ? "{\"before\":null,\"after\":" + row + ",\"op\":\"c\"}"
+                        : op == 1 ? "{\"before\":" + previous + ",\"after\":" + row + ",\"op\":\"u\"}"
+                        : "{\"before\":" + row + ",\"after\":null,\"op\":\"d\"}";
                 default -> op == 0 ? "{\"before\":null,\"after\":" + row + ",\"op_type\":\"I\"}"
                         : op == 1 ? "{\"before\":" + previous + ",\"after\":" + row + ",\"op_type\":\"U\"}"
                         : "{\"before\":" + row + ",\"after\":null,\"op_type\":\"D\"}";
