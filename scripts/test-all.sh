@@ -14,15 +14,33 @@ source scripts/lib/common.sh   # step, cargo_release_build, JDK25_JAVA
 passed=0
 failed=0
 failures=()
+# Every stage's output is also kept here, so the end of the run can say what failed (CI shows
+# only the end of a long log).
+stage_logs="$(mktemp -d "${TMPDIR:-/tmp}/kjson-stages.XXXXXX")"
 # stage NAME COMMAND...: one step (timed, see common.sh); a failed stage is counted, the run goes on.
 stage() {
+  local status
   echo
-  if step "$@"; then
+  step "$@" 2>&1 | tee "$stage_logs/$1.log"
+  status=${PIPESTATUS[0]}
+  if (( status == 0 )); then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
     failures+=("$1")
+    keep_failed_test_reports "$1"
   fi
+}
+# keep_failed_test_reports NAME: the reports of the JVM test classes that failed in this stage
+# (surefire's; the quiet Maven output leaves their text out, and a later stage may rerun a class).
+keep_failed_test_reports() {
+  local report
+  grep -l -E 'FAILURE!|ERROR!' jvm/*/target/surefire-reports/*.txt \
+    jvm/flink-1.20/*/target/surefire-reports/*.txt 2>/dev/null |
+    while read -r report; do
+      mkdir -p "$stage_logs/$1.reports"
+      cp "$report" "$stage_logs/$1.reports/"
+    done
 }
 
 # stage_in_background NAME COMMAND...: a stage that runs beside the next ones, where one side
@@ -58,7 +76,7 @@ stage_join() {
     wait "${background_pids[$i]}" || status=$?
     echo
     cat "${background_logs[$i]}"
-    rm -f "${background_logs[$i]}"
+    mv "${background_logs[$i]}" "$stage_logs/${background_names[$i]}.log"
     if (( status == 0 )); then
       passed=$((passed + 1))
     else
@@ -134,11 +152,30 @@ stage sanitizer nice scripts/sanitize.sh
 stage_join
 stage fuzz scripts/fuzz.sh "${KJSON_FUZZ_SECONDS:-20}"
 
+# failure_digest: per failed stage, the lines that say what failed, and the reports of its failed
+# JVM test classes.
+failure_digest() {
+  local name report
+  for name in "${failures[@]}"; do
+    echo
+    echo "--- what failed in $name (whole output: $stage_logs/$name.log)"
+    grep -E -m 60 'FAIL|\[ERROR\]|panicked|error(\[E[0-9]+\])?:|Tests run:.*(Failures|Errors): [1-9]|mismatch|differ' \
+      "$stage_logs/$name.log" | cut -c1-400
+    for report in "$stage_logs/$name.reports"/*.txt; do
+      [[ -f "$report" ]] || continue
+      echo "--- $name: $(basename "$report")"
+      head -n 60 "$report" | cut -c1-400
+    done
+  done
+}
+
 echo
 if (( failed > 0 )); then
+  failure_digest
+  echo
   echo "failed stages: ${failures[*]} (the parity oracle's output is kept in $parity_out)"
 else
-  rm -rf "$parity_out"
+  rm -rf "$parity_out" "$stage_logs"
 fi
 echo "test-all: ${passed} passed, ${failed} failed"
 (( failed == 0 ))
