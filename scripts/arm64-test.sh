@@ -35,6 +35,8 @@ else
   RUST_TEST_ARGS+=("${FULL_TESTS[@]}")
 fi
 TARGET=aarch64-unknown-linux-gnu
+# The dependencies stay at the release opt-level: at opt-level 1 (kjson's crates at 3) the quick
+# build from nothing took 552 CPU s against 541 (2-core machine, under load), no saving.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -44,6 +46,8 @@ source "$ROOT/scripts/cross-tools.sh"
 source "$ROOT/scripts/lib/common.sh"   # step
 STEP_PREFIX=arm64
 cd "$ROOT"
+# The CLI the test build made (cargo's target folder, CARGO_TARGET_DIR when set).
+CLI_PATH="${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/release/$CLI_BIN"
 
 # timed NAME COMMAND...: one timed step; a failing one stops the run.
 timed() { step "$@" || exit 1; }
@@ -61,11 +65,11 @@ rust_tests() {
 # The CLI binary the test build made (the CLI tests ran it); a binary that does not start under
 # qemu fails here, before the parity harness blames the bytes.
 check_cli() {
-  $(aarch64_runner) "target/$TARGET/release/$CLI_BIN" --version
+  $(aarch64_runner) "$CLI_PATH" --version
 }
 
 parity() {
-  KJSON_BIN="$ROOT/target/$TARGET/release/$CLI_BIN" KJSON_RUNNER="$(aarch64_runner)" \
+  KJSON_BIN="$CLI_PATH" KJSON_RUNNER="$(aarch64_runner)" \
     "$ROOT/scripts/parity.sh" "$@"
 }
 
