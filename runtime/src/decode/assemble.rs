@@ -1,6 +1,7 @@
 //! [`Decoder`]: reads each record's key and value with their formats and assembles the table's
 //! physical rows as Flink's Kafka source does (key fields first, then the value's fields over
 //! them; in upsert mode a null value is a DELETE of its key).
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -215,47 +216,50 @@ impl Decoder {
         out: &mut Output,
         scratch: &mut Scratch,
     ) -> std::result::Result<(), String> {
-        let key_rows = match (&self.key, self.fast_key_row(key, &mut scratch.key_columns)) {
-            (Some(_), Some(row)) => vec![Some(row)],
-            (Some(reader), None) => {
-                let mut rows = Vec::new();
-                read_message(reader, key, &mut |row| {
-                    rows.push(row.map(|(_, values)| values));
-                    Ok(())
-                })?;
-                rows
-            }
-            (None, _) => Vec::new(),
+        let Scratch { buffers, key_columns } = scratch;
+        let fast_key = self.fast_key_row(key, key_columns);
+        let mut read_rows = Vec::new();
+        if let (Some(reader), false) = (&self.key, fast_key) {
+            read_message(reader, key, &mut |row| {
+                read_rows.push(row.map(|(_, values)| values));
+                Ok(())
+            })?;
+        }
+        let key_rows = match fast_key {
+            true => KeyRows::Fast(key_columns),
+            false => KeyRows::Values(&read_rows),
         };
         if value.is_none() && self.spec.is_upsert() {
-            return self.join(&key_rows, None, out).map_err(Failure::into_message);
+            return self.join(&key_rows.values(), None, out).map_err(Failure::into_message);
         }
-        if let (true, Some(key_row)) = (self.value_into_columns, self.single_key_row(&key_rows)) {
-            let mut target = IntoColumns { decoder: self, key_rows: &key_rows, key_row, out };
-            return read_message_into(&self.value, value, &mut target, &mut scratch.buffers);
+        if let (true, Some(key_row)) = (self.value_into_columns, self.single_key_row(key_rows)) {
+            let mut target = IntoColumns { decoder: self, key_rows, key_row, out };
+            return read_message_into(&self.value, value, &mut target, buffers);
         }
         // The sides `direct` does not read (maps, changelogs) have a fast path of their own.
-        if let (Some(_), Some(key_row)) = (&self.value.fast, self.single_key_row(&key_rows)) {
+        if let (Some(_), Some(key_row)) = (&self.value.fast, self.single_key_row(key_rows)) {
             if self.fast_rows(value, key_row, out) {
                 return Ok(());
             }
         }
+        let key_rows = key_rows.values();
         read_message(&self.value, value, &mut |value_row| self.join(&key_rows, value_row, out))
     }
 
-    /// The key's one row when its message is the common case, read into `columns` (emptied first).
-    fn fast_key_row(&self, key: Option<&[u8]>, columns: &mut [Column]) -> Option<Vec<Value>> {
-        let (plan, key) = (self.key_plan.as_ref()?, key.filter(|k| !k.is_empty())?);
+    /// Whether the key's message is the common case, read into row 0 of `columns` (emptied
+    /// first).
+    fn fast_key_row(&self, key: Option<&[u8]>, columns: &mut [Column]) -> bool {
+        let (Some(plan), Some(key)) = (self.key_plan.as_ref(), key.filter(|k| !k.is_empty())) else { return false };
         columns.iter_mut().for_each(|c| c.truncate(0));
-        super::fast::read_row(plan, key, columns).then(|| columns.iter().map(|c| c.value_at(0)).collect())
+        super::fast::read_row(plan, key, columns)
     }
 
     /// A row whose value columns are written: the columns only the key sets, the others null,
     /// and its RowKind.
-    fn complete_row(&self, out: &mut Output, key_row: Option<&[Value]>, kind: i8) {
+    fn complete_row(&self, out: &mut Output, key_row: Option<KeyRow>, kind: i8) {
         for &(field, at) in &self.key_only {
             match key_row {
-                Some(key_row) => out.columns[at].push_value(&key_row[field]),
+                Some(key_row) => key_row.push(field, &mut out.columns[at]),
                 None => out.columns[at].push_null(),
             }
         }
@@ -266,7 +270,7 @@ impl Decoder {
 
     /// A json (with a map) or changelog message in the common shape read straight into the
     /// columns; false (and nothing written) otherwise.
-    fn fast_rows(&self, message: Option<&[u8]>, key_row: Option<&[Value]>, out: &mut Output) -> bool {
+    fn fast_rows(&self, message: Option<&[u8]>, key_row: Option<KeyRow>, out: &mut Output) -> bool {
         let (Some(plan), Some(message)) = (&self.value.fast, message.filter(|m| !m.is_empty())) else {
             return false;
         };
@@ -295,11 +299,13 @@ impl Decoder {
 
     /// The key row every value row joins when there is one at most (`Some(None)`: the key sets
     /// no column); `None` when the key gives no row, a null row or several.
-    fn single_key_row<'k>(&self, key_rows: &'k [Option<Vec<Value>>]) -> Option<Option<&'k [Value]>> {
+    fn single_key_row<'k>(&self, key_rows: KeyRows<'k>) -> Option<Option<KeyRow<'k>>> {
         match (&self.key, key_rows) {
-            (Some(reader), [Some(row)]) if !reader.projection.is_empty() => Some(Some(row)),
-            (Some(reader), _) if !reader.projection.is_empty() => None,
-            _ => Some(None),
+            (Some(reader), _) if reader.projection.is_empty() => Some(None),
+            (Some(_), KeyRows::Fast(columns)) => Some(Some(KeyRow::Columns(columns))),
+            (Some(_), KeyRows::Values([Some(row)])) => Some(Some(KeyRow::Values(row))),
+            (Some(_), _) => None,
+            (None, _) => Some(None),
         }
     }
 
@@ -430,11 +436,47 @@ struct Scratch {
     key_columns: Vec<Column>,
 }
 
+/// A record's key rows: the common case's one row, in row 0 of the key's scratch columns (no
+/// `Value` made per record), or the rows read as values.
+#[derive(Clone, Copy)]
+enum KeyRows<'k> {
+    Fast(&'k [Column]),
+    Values(&'k [Option<Vec<Value>>]),
+}
+
+impl<'k> KeyRows<'k> {
+    /// The rows as [`Decoder::join`] takes them.
+    fn values(self) -> Cow<'k, [Option<Vec<Value>>]> {
+        match self {
+            KeyRows::Fast(columns) => Cow::Owned(vec![Some(columns.iter().map(|c| c.value_at(0)).collect())]),
+            KeyRows::Values(rows) => Cow::Borrowed(rows),
+        }
+    }
+}
+
+/// The one key row every value row of a record joins.
+#[derive(Clone, Copy)]
+enum KeyRow<'k> {
+    /// Row 0 of the key's scratch columns.
+    Columns(&'k [Column]),
+    Values(&'k [Value]),
+}
+
+impl KeyRow<'_> {
+    /// Key field `field` appended to `column`.
+    fn push(self, field: usize, column: &mut Column) {
+        match self {
+            KeyRow::Columns(columns) => column.push_cell(&columns[field], 0),
+            KeyRow::Values(values) => column.push_value(&values[field]),
+        }
+    }
+}
+
 /// The value side's rows written straight into the batch, joined with the record's key row.
 struct IntoColumns<'d> {
     decoder: &'d Decoder,
-    key_rows: &'d [Option<Vec<Value>>],
-    key_row: Option<&'d [Value]>,
+    key_rows: KeyRows<'d>,
+    key_row: Option<KeyRow<'d>>,
     out: &'d mut Output,
 }
 
@@ -450,7 +492,7 @@ impl RowTarget for IntoColumns<'_> {
                 self.decoder.complete_row(self.out, self.key_row, kind);
                 Ok(())
             }
-            None => self.decoder.join(self.key_rows, None, self.out),
+            None => self.decoder.join(&self.key_rows.values(), None, self.out),
         }
     }
 }

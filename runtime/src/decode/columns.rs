@@ -355,6 +355,36 @@ impl Column {
         }
     }
 
+    /// Appends row `row` of `from`, a column of the same type (a nested one through its value).
+    pub(crate) fn push_cell(&mut self, from: &Column, row: usize) {
+        fn copy<T: Copy + Default>(to: &mut Cells<T>, from: &Cells<T>, row: usize) {
+            match from.valid[row] {
+                true => to.push(from.values[row]),
+                false => to.push_null(),
+            }
+        }
+        match (self, from) {
+            (Column::Boolean(to), Column::Boolean(from)) => copy(to, from, row),
+            (Column::Int8(to), Column::Int8(from)) => copy(to, from, row),
+            (Column::Int16(to), Column::Int16(from)) => copy(to, from, row),
+            (Column::Int32(to), Column::Int32(from))
+            | (Column::Date(to), Column::Date(from))
+            | (Column::Time(to), Column::Time(from)) => copy(to, from, row),
+            (Column::Int64(to), Column::Int64(from)) => copy(to, from, row),
+            (Column::Float32(to), Column::Float32(from)) => copy(to, from, row),
+            (Column::Float64(to), Column::Float64(from)) => copy(to, from, row),
+            (Column::Decimal(to), Column::Decimal(from)) => copy(to, from, row),
+            (Column::Timestamp(to), Column::Timestamp(from)) => copy(to, from, row),
+            (Column::Text(to), Column::Text(from)) | (Column::Bytes(to), Column::Bytes(from)) => {
+                match from.valid[row] {
+                    true => to.push(from.cell(row)),
+                    false => to.end_cell(false),
+                }
+            }
+            (to, from) => to.push_value(&from.value_at(row)),
+        }
+    }
+
     /// Appends one decoded value; a value of another kind than the column's is null (as a
     /// DECIMAL that overflows its precision is).
     pub(crate) fn push_value(&mut self, value: &Value) {

@@ -83,7 +83,8 @@ impl Decoder {
 /// [`read::read_row`] for the rows of `R`.
 fn read_message<R: GeneratedRow>(message: &[u8], columns: &mut [Column], limits: &PlanLimits) -> bool {
     let mut scan = Scan { input: message, pos: 0 };
-    scan.eat(b'{').is_some() && read::fields_row(&mut scan, &Rows::<R>(PhantomData), limits, columns).is_some()
+    scan.eat(b'{').is_some()
+        && read::fields_row(&mut scan, &Rows::<R>(PhantomData), limits, columns, read::Unknown::Any).is_some()
 }
 
 /// The row loop's view of a generated row.
@@ -190,7 +191,7 @@ pub fn row<R: GeneratedRow>(reader: &mut Reader, columns: &mut Columns, at: usiz
     cell(reader, columns, at, |scan, limits, column| {
         let Column::Row { valid, children } = column else { return None };
         scan.eat(b'{')?;
-        read::fields_row(scan, &Rows::<R>(PhantomData), limits, children)?;
+        read::fields_row(scan, &Rows::<R>(PhantomData), limits, children, read::Unknown::Any)?;
         valid.push(true);
         Some(())
     })

@@ -8,7 +8,7 @@
 use regex::Regex;
 
 use super::envelope::{envelope, plain_or_null, RowKinds};
-use super::read::row;
+use super::read::{old_row, row};
 use super::scan::{Prefix, Scan};
 use super::RowPlan;
 use crate::decode::columns::Column;
@@ -67,7 +67,7 @@ fn read_envelope<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], 
         let null = scan.input[scan.pos] == b'n';
         match bit {
             1 if null => scan.literal(b"null")?,
-            1 if canal => found.rows = Some(rows(scan, plan, columns, &mut 0)?),
+            1 if canal => found.rows = Some(rows(scan, plan, columns, &mut 0, row)?),
             1 => {
                 scan.eat(b'{')?;
                 row(scan, plan, columns)?;
@@ -94,8 +94,9 @@ fn read_envelope<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], 
     (!plan.limits.fail_on_missing_field || found.seen == all).then_some(found)
 }
 
-/// An array of row objects into the columns: how many; `names` gathers the fields they named.
-fn rows(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], names: &mut u64) -> Option<usize> {
+/// An array of row objects into the columns, each read by `read`: how many; `names` gathers
+/// the fields they named.
+fn rows(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], names: &mut u64, read: ReadRow) -> Option<usize> {
     scan.eat(b'[')?;
     if scan.peek()? == b']' {
         scan.pos += 1;
@@ -104,7 +105,7 @@ fn rows(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], names: &mut u64
     let mut count = 0;
     loop {
         scan.eat(b'{')?;
-        *names |= row(scan, plan, columns)?;
+        *names |= read(scan, plan, columns)?;
         count += 1;
         match scan.peek()? {
             b',' => scan.pos += 1,
@@ -117,15 +118,18 @@ fn rows(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], names: &mut u64
     }
 }
 
+/// A row object's reader (`row` or `old_row`).
+type ReadRow = fn(&mut Scan, &RowPlan, &mut [Column]) -> Option<u64>;
+
 /// `old`'s rows (canal: an array of them) into the columns: how many, and the fields named
 /// anywhere in them.
 fn old_rows(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], canal: bool) -> Option<(usize, u64)> {
     let mut names = 0;
     let count = match canal {
-        true => rows(scan, plan, columns, &mut names)?,
+        true => rows(scan, plan, columns, &mut names, old_row)?,
         false => {
             scan.eat(b'{')?;
-            names = row(scan, plan, columns)?;
+            names = old_row(scan, plan, columns)?;
             1
         }
     };

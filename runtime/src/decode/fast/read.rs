@@ -52,11 +52,26 @@ impl Fields for RowPlan {
 
 /// The members of an object after its `{`, through its `}` (see [`fields_row`]).
 pub(super) fn row(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column]) -> Option<u64> {
-    fields_row(scan, plan, &plan.limits, columns)
+    fields_row(scan, plan, &plan.limits, columns, Unknown::Any)
+}
+
+/// As [`row`], for canal's and maxwell's `old` rows.
+pub(super) fn old_row(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column]) -> Option<u64> {
+    fields_row(scan, plan, &plan.limits, columns, Unknown::Scalar)
+}
+
+/// The values of an object's unknown members the row loop skips.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unknown {
+    /// Any JSON value.
+    Any,
+    /// Strings, numbers and literals: canal's and maxwell's `old`, where Flink looks a field's
+    /// name up at any depth (`findValue`), so a nested value could name a field.
+    Scalar,
 }
 
 /// The members of an object after its `{`, through its `}`: each known name once, in any
-/// order; unknown names with scalar values skipped; unset fields null. Gives the fields the
+/// order; unknown members skipped (any value); unset fields null. Gives the fields the
 /// object named (bit `k` for field `k`).
 #[inline]
 pub(crate) fn fields_row<F: Fields>(
@@ -64,6 +79,7 @@ pub(crate) fn fields_row<F: Fields>(
     fields: &F,
     limits: &PlanLimits,
     columns: &mut [Column],
+    unknown: Unknown,
 ) -> Option<u64> {
     if scan.peek()? == b'}' {
         scan.pos += 1;
@@ -89,7 +105,7 @@ pub(crate) fn fields_row<F: Fields>(
             _ => return None,
         }
     }
-    members(scan, fields, limits, columns, low_bits(index), index)
+    members(scan, fields, limits, columns, (low_bits(index), index), unknown)
 }
 
 /// The first `count` bits.
@@ -104,8 +120,8 @@ fn members<F: Fields>(
     fields: &F,
     limits: &PlanLimits,
     columns: &mut [Column],
-    mut seen: u64,
-    mut next: usize,
+    (mut seen, mut next): (u64, usize),
+    unknown: Unknown,
 ) -> Option<u64> {
     loop {
         let index = match next < fields.count() && scan.eat_prefix(fields.member(next)) {
@@ -124,6 +140,7 @@ fn members<F: Fields>(
                 fields.value(index, scan, limits, columns)?;
                 next = index + 1;
             }
+            None if unknown == Unknown::Any => scan.skip_value(limits, 0)?,
             None => scan.skip_scalar(limits)?,
         }
         match scan.peek()? {

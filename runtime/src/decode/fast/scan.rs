@@ -153,6 +153,45 @@ impl<'a> Scan<'a> {
         (short && (!high || std::str::from_utf8(&out[written..]).is_ok())).then_some(())
     }
 
+    /// After a string's opening quote: past its closing quote, accepted exactly where
+    /// `string_into` accepts it, without copying its text (a skipped value is never kept).
+    pub fn skip_string(&mut self, max_length: usize) -> Option<()> {
+        let start = self.pos;
+        let mut run_start = self.pos;
+        let mut high = false;
+        loop {
+            let rest = &self.input[self.pos..];
+            if let Some(block) = rest.first_chunk::<16>() {
+                let (stops, high_bytes) = masks(block);
+                if stops == 0 {
+                    high |= high_bytes != 0;
+                    self.pos += 16;
+                    continue;
+                }
+                let run = stops.trailing_zeros() as usize;
+                high |= high_bytes & ((1 << run) - 1) != 0;
+                self.pos += run;
+            } else {
+                let (run, run_high) = plain_run(rest);
+                high |= run_high;
+                self.pos += run;
+            }
+            // Escapes give whole characters: the text is UTF-8 exactly when each raw run is.
+            if high && std::str::from_utf8(&self.input[run_start..self.pos]).is_err() {
+                return None;
+            }
+            high = false;
+            if *self.input.get(self.pos)? == b'"' {
+                break;
+            }
+            let (_, length) = simple_escape(&self.input[self.pos + 1..])?;
+            self.pos += 1 + length;
+            run_start = self.pos;
+        }
+        self.pos += 1;
+        (self.pos - start - 1 <= max_length).then_some(())
+    }
+
     /// After a string's opening quote: the raw bytes of a string without escapes.
     #[inline]
     pub fn plain_string(&mut self) -> Option<&'a [u8]> {
@@ -255,7 +294,7 @@ impl<'a> Scan<'a> {
         match *self.input.get(self.pos)? {
             b'"' => {
                 self.pos += 1;
-                self.string_into(&mut Vec::new(), limits.max_string_length)
+                self.skip_string(limits.max_string_length)
             }
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
@@ -284,7 +323,7 @@ impl Scan<'_> {
         loop {
             if close == b'}' {
                 self.eat(b'"')?;
-                self.string_into(&mut Vec::new(), limits.max_name_length)?;
+                self.skip_string(limits.max_name_length)?;
                 self.eat(b':')?;
             }
             self.peek()?;
@@ -375,6 +414,49 @@ mod tests {
             assert_eq!(length, naive, "{bytes:?}");
             // Never a non-ASCII byte missed.
             assert!(high || bytes[..naive].is_ascii(), "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn skipped_strings_end_and_fail_where_read_ones_do() {
+        const PIECES: &[&[u8]] = &[
+            b"a",
+            b"bcdefghijklmnopq",
+            b"\"",
+            b"\\",
+            b"\\n",
+            b"\\\"",
+            b"\\u00e9",
+            b"\\u12",
+            b"\\ud83d\\ude00",
+            b"\\x",
+            b"\\",
+            b"\xC3\xA9",
+            b"\xC3",
+            b"\xA9",
+            b"\xF0\x9F\x98\x80",
+            b"\xFF",
+            b"\x01",
+            b" ",
+        ];
+        let mut seed = 23u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..20_000 {
+            let mut input = Vec::new();
+            for _ in 0..next(12) {
+                input.extend_from_slice(PIECES[next(PIECES.len())]);
+            }
+            let max_length = [usize::MAX, 4, 17][next(3)];
+            let mut read = Scan { input: &input, pos: 0 };
+            let mut skipped = Scan { input: &input, pos: 0 };
+            let read_ok = read.string_into(&mut Vec::new(), max_length);
+            assert_eq!(skipped.skip_string(max_length), read_ok, "{input:?} {max_length}");
+            if read_ok.is_some() {
+                assert_eq!(skipped.pos, read.pos, "{input:?}");
+            }
         }
     }
 

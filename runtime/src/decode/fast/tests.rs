@@ -511,12 +511,21 @@ fn the_fast_canal_maxwell_and_ogg_read_exactly_what_the_tree_reads() {
 
 #[test]
 fn fast_keys_read_exactly_what_direct_reads() {
-    let ddl = "CREATE TABLE t (i INT, s STRING, bi BIGINT, ts TIMESTAMP(3), PRIMARY KEY (i, s) NOT ENFORCED) WITH (\
-               'connector' = 'upsert-kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'x', \
-               'key.format' = 'json', 'value.format' = 'json')";
+    // The key's fields in the value too, and (EXCEPT_KEY) only in the key: copied from its row.
+    for fields_include in ["ALL", "EXCEPT_KEY"] {
+        fast_keys_read_as_direct_reads(fields_include);
+    }
+}
+
+fn fast_keys_read_as_direct_reads(fields_include: &str) {
+    let ddl = format!(
+        "CREATE TABLE t (i INT, s STRING, bi BIGINT, ts TIMESTAMP(3), PRIMARY KEY (i, s) NOT ENFORCED) WITH (\
+         'connector' = 'upsert-kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'x', \
+         'key.format' = 'json', 'value.format' = 'json', 'value.fields-include' = '{fields_include}')"
+    );
     let open = || {
         let mut decoder =
-            Decoder::open(SinkSpec::from_source_ddl(ddl).expect("ddl"), Compatibility::default()).expect("open");
+            Decoder::open(SinkSpec::from_source_ddl(&ddl).expect("ddl"), Compatibility::default()).expect("open");
         decoder.set_on_error(OnError::Collect);
         decoder
     };
@@ -549,4 +558,123 @@ fn fast_keys_read_exactly_what_direct_reads() {
     assert_eq!((&a.row_kinds, &a.records), (&b.row_kinds, &b.records));
     assert_eq!(a.batch, b.batch);
     assert!(a.batch.num_rows() > 1000, "{} rows", a.batch.num_rows());
+}
+
+/// Values of unknown members: well-formed ones of every kind, which the fast path skips itself.
+const SKIPPED: &[&str] = &[
+    "\"a\\\"b\\\\c\\/\\u00e9\\n\\t\"",
+    "\"é😀 a string longer than one sixteen-byte block\"",
+    "{\"a\":[1,2,{\"b\":\"x\\ny\"}],\"c\":{},\"d\":[]}",
+    "[[],[{}],\"s\",-1.5e3,true,false,null]",
+    "{ \"version\" : \"2.5.0.Final\" , \"pos\" : 154 , \"gtid\" : null }",
+    "-0",
+    "1.5E+10",
+    "123456789012345678901234567890",
+    "true",
+    "false",
+    "null",
+];
+
+/// Values of unknown members that are malformed or unusual: left to the judge.
+const NOT_SKIPPED: &[&str] = &[
+    "\"\\ud83d\\ude00\"",
+    "\"\\x\"",
+    "\"a\\u12\"",
+    "01",
+    "1.",
+    "-",
+    "tru",
+    "nul",
+    "truex",
+    "{\"a\":1,}",
+    "[1,]",
+    "{\"a\" 1}",
+    "{1:2}",
+    "[",
+    "{\"a\":",
+    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+];
+
+fn raw_limits(tree: bool) -> super::PlanLimits {
+    super::PlanLimits {
+        fail_on_missing_field: false,
+        iso_timestamps: false,
+        time_keeps_fraction: false,
+        max_string_length: 20_000_000,
+        max_number_length: 1000,
+        max_name_length: 50_000,
+        tree,
+        big_decimal_floats: false,
+    }
+}
+
+#[test]
+fn unknown_values_are_skipped_to_their_end_or_refused() {
+    for tree in [false, true] {
+        let limits = raw_limits(tree);
+        for value in SKIPPED {
+            let input = format!("{value},");
+            let mut scan = super::scan::Scan { input: input.as_bytes(), pos: 0 };
+            assert_eq!(scan.skip_value(&limits, 0), Some(()), "{value}");
+            assert_eq!(scan.pos, value.len(), "{value}");
+        }
+        for value in NOT_SKIPPED {
+            let input = format!("{value}}}");
+            let mut scan = super::scan::Scan { input: input.as_bytes(), pos: 0 };
+            // Refused, or ended before a byte the caller refuses.
+            let skipped = scan.skip_value(&limits, 0).is_some();
+            assert!(!skipped || !matches!(input.as_bytes()[scan.pos], b',' | b'}'), "{value}");
+        }
+        // Cut anywhere, a value never reads past its end.
+        for value in SKIPPED.iter().filter(|v| v.len() > 1) {
+            for cut in 1..value.len() {
+                let input = &value.as_bytes()[..cut];
+                let mut scan = super::scan::Scan { input, pos: 0 };
+                assert!(scan.skip_value(&limits, 0).is_none_or(|()| scan.pos <= cut), "{value} cut at {cut}");
+            }
+        }
+    }
+}
+
+/// A member of unknown name whose value is one of [`SKIPPED`] or [`NOT_SKIPPED`].
+fn unknown_member(rng: &mut Rng) -> String {
+    let value = match rng.chance(70) {
+        true => SKIPPED[rng.below(SKIPPED.len())],
+        false => NOT_SKIPPED[rng.below(NOT_SKIPPED.len())],
+    };
+    format!("\"x{}\":{value}", rng.below(3))
+}
+
+/// A message of `write` with an unknown member after its first `{` or after one of its commas
+/// (in an image, or in the envelope); sometimes cut short.
+fn with_unknown(rng: &mut Rng, write: fn(&mut Rng) -> Vec<u8>) -> Vec<u8> {
+    let text = String::from_utf8_lossy(&write(rng)).into_owned();
+    let commas: Vec<usize> = text.match_indices(",\"").map(|(at, _)| at + 1).collect();
+    let at = match commas.is_empty() || rng.chance(20) {
+        true => 1,
+        false => commas[rng.below(commas.len())],
+    };
+    let mut text = format!("{}{},{}", &text[..at], unknown_member(rng), &text[at..]).into_bytes();
+    if rng.chance(10) {
+        text.truncate(rng.below(text.len() + 1));
+    }
+    text
+}
+
+#[test]
+fn rows_and_envelopes_with_unknown_members_read_exactly_as_the_judges_read_them() {
+    let mut rng = Rng::new(0x5c1f);
+    let (mut fast, mut direct) = decoders(", 'format' = 'json'", FlinkVersion::V2_3, true, true);
+    let messages: Vec<Vec<u8>> = (0..MESSAGES).map(|_| with_unknown(&mut rng, clean)).collect();
+    let rows = compare(&mut fast, &mut direct, &messages, "json with unknown members");
+    assert!(rows > MESSAGES / 2, "json: {rows} rows");
+    rng.leave_out = |ty| is_binary(ty) || is_map(ty);
+    let formats: [(&str, Envelope); 3] =
+        [("debezium-json", envelope), ("canal-json", canal_envelope), ("maxwell-json", maxwell_envelope)];
+    for (format, envelope) in formats {
+        let (mut fast, mut direct) = decoders(&format!(", 'format' = '{format}'"), FlinkVersion::V2_3, true, false);
+        let messages: Vec<Vec<u8>> = (0..MESSAGES).map(|_| with_unknown(&mut rng, envelope)).collect();
+        let rows = compare(&mut fast, &mut direct, &messages, &format!("{format} with unknown members"));
+        assert!(rows > MESSAGES / 20, "{format}: {rows} rows");
+    }
 }
