@@ -102,13 +102,13 @@ fn encode_rows<W: RowWriter>(
     rows: usize,
 ) -> Result<()> {
     let kinds = kinds.map(|k| k.values().as_ref());
+    if sides.key.is_none() {
+        slabs.keys.push_nulls(rows);
+    }
     for row in 0..rows {
         // The key is always an insert-only row (Flink resets its RowKind).
-        match &sides.key {
-            Some(key) => {
-                key.write_record(&mut slabs.keys, row, RowKind::Insert, |cx, out| writer.write_key(cx, out, row))?
-            }
-            None => slabs.keys.push_null(),
+        if let Some(key) = &sides.key {
+            key.write_record(&mut slabs.keys, row, RowKind::Insert, |cx, out| writer.write_key(cx, out, row))?;
         }
         let kind = kinds.and_then(|k: &[i8]| RowKind::from_byte(k[row])).unwrap_or(RowKind::Insert);
         if sides.upsert && kind.is_retraction() {

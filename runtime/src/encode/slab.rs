@@ -77,6 +77,14 @@ impl Slab {
         self.lengths.push(NULL_LENGTH);
     }
 
+    /// Records null entries for the next `count` rows at once: the key slab of a sink without a
+    /// key, filled before the row loop rather than a row at a time in it.
+    pub(crate) fn push_nulls(&mut self, count: usize) {
+        let at = self.bytes.len() as i32;
+        self.offsets.resize(self.offsets.len() + count, at);
+        self.lengths.resize(self.lengths.len() + count, NULL_LENGTH);
+    }
+
     /// Records that the bytes from `start` to the current end form the next row.
     /// Fails, rather than wrapping, when the slab outgrows i32 offsets.
     #[inline]
@@ -160,5 +168,16 @@ mod tests {
             (&b"abc"[..], &[0, 2, 2][..], &[2, NULL_LENGTH, 1][..])
         );
         assert_eq!((slab.record(0), slab.record(1), slab.record(2)), (Some(&b"ab"[..]), None, Some(&b"c"[..])));
+    }
+
+    #[test]
+    fn nulls_pushed_at_once_are_nulls_pushed_one_by_one() {
+        let mut one_by_one = Slab::default();
+        one_by_one.push_record(Some(b"ab")).unwrap();
+        let mut at_once = one_by_one.clone();
+        (0..3).for_each(|_| one_by_one.push_null());
+        at_once.push_nulls(3);
+        assert_eq!((at_once.offsets(), at_once.lengths()), (one_by_one.offsets(), one_by_one.lengths()));
+        assert_eq!(at_once.lengths(), [2, NULL_LENGTH, NULL_LENGTH, NULL_LENGTH]);
     }
 }

@@ -19,24 +19,40 @@ pub trait ByteSink {
         self.put_chunk(&[byte], 1);
     }
 
-    /// Lets `text` write itself into a zeroed window of `N` bytes and appends the first `keep` of
-    /// them (its result, `<= N`). By default the window is a stack buffer then [`put_chunk`]ed;
-    /// a [`Reserved`] sink hands out its own capacity, which saves the copy.
+    /// Lets `text` write itself into a window of `N` uninitialized bytes and appends the first
+    /// `keep` of them (its result, `<= N`). By default the window is a stack buffer then [`put`];
+    /// a `Vec` or a [`Reserved`] sink hands out its own spare capacity, which saves the copy (and
+    /// no byte is zeroed first: the text stores whole words and keeps a prefix of them).
     ///
-    /// [`put_chunk`]: ByteSink::put_chunk
+    /// [`put`]: ByteSink::put
     #[inline(always)]
     fn put_window<const N: usize>(&mut self, text: impl WindowText<N>) {
-        let mut window = [0u8; N];
+        let mut window = [MaybeUninit::uninit(); N];
         let keep = text.write_into(&mut window);
-        self.put_chunk(&window, keep);
+        self.put(initialized_prefix(&window, keep));
     }
 }
 
-/// A value that writes its text into a fixed-size window ([`ByteSink::put_window`]). A trait
-/// with an always-inlined method, not a closure: closures are not inlined into every caller.
-pub trait WindowText<const N: usize> {
-    /// Writes the text at the start of `window` (zeroed) and returns its length (`<= N`).
-    fn write_into(self, window: &mut [u8; N]) -> usize;
+/// A value that writes its text into a window of uninitialized bytes ([`ByteSink::put_window`]).
+/// A trait with an always-inlined method, not a closure: closures are not inlined into every
+/// caller.
+///
+/// # Safety
+///
+/// `write_into` returns at most `N`, and it has initialized the first bytes of `window`, as many
+/// as it returns: the sinks take that prefix as written output without checking it.
+pub unsafe trait WindowText<const N: usize> {
+    /// Writes the text at the start of `window` and returns its length (`<= N`).
+    fn write_into(self, window: &mut [MaybeUninit<u8>; N]) -> usize;
+}
+
+/// The first `keep` bytes of a window that a [`WindowText`] wrote.
+#[inline(always)]
+fn initialized_prefix<const N: usize>(window: &[MaybeUninit<u8>; N], keep: usize) -> &[u8] {
+    let prefix = &window[..keep.min(N)];
+    // SAFETY: a `WindowText` initializes as many leading bytes as it returns (its contract), and
+    // `MaybeUninit<u8>` has the layout of `u8`.
+    unsafe { &*(prefix as *const [MaybeUninit<u8>] as *const [u8]) }
 }
 
 impl ByteSink for Vec<u8> {
@@ -55,6 +71,18 @@ impl ByteSink for Vec<u8> {
     #[inline(always)]
     fn put_byte(&mut self, byte: u8) {
         self.push(byte);
+    }
+
+    #[inline(always)]
+    fn put_window<const N: usize>(&mut self, text: impl WindowText<N>) {
+        self.reserve(N);
+        let len = self.len();
+        let window: &mut [MaybeUninit<u8>; N] = (&mut self.spare_capacity_mut()[..N]).try_into().unwrap();
+        let keep = text.write_into(window);
+        debug_assert!(keep <= N);
+        // SAFETY: `reserve` made the `N` bytes of the window spare capacity, and a `WindowText`
+        // initializes as many of its leading bytes as it returns, at most `N` (its contract).
+        unsafe { self.set_len(len + keep) };
     }
 }
 
@@ -84,13 +112,10 @@ impl ByteSink for Reserved<'_> {
     #[inline(always)]
     fn put_window<const N: usize>(&mut self, text: impl WindowText<N>) {
         let window: &mut [MaybeUninit<u8>; N] = (&mut self.spare[self.pos..self.pos + N]).try_into().unwrap();
-        window.fill(MaybeUninit::new(0));
-        // SAFETY: every byte of `window` was initialized just above, and `MaybeUninit<u8>` has
-        // the layout of `u8`, so the cast only views initialized bytes as the type they hold.
-        let window = unsafe { &mut *(window as *mut [MaybeUninit<u8>; N]).cast::<[u8; N]>() };
         let keep = text.write_into(window);
         debug_assert!(keep <= N);
-        self.pos += keep.min(N);
+        // Not clamped to `N`: a `WindowText` returns at most `N` (its contract).
+        self.pos += keep;
     }
 }
 
@@ -139,7 +164,8 @@ pub(crate) fn fill_reserved<F: FillReserved>(out: &mut Vec<u8>, bound: usize, wr
     let result = write.fill(&mut reserved);
     let written = reserved.pos;
     // SAFETY: `Reserved` only ever advances `pos` over bytes it has just initialized with
-    // `copy_into` (`dst` and `src` have the same length), and never past `bound`, which `reserve` made spare capacity; so the
+    // `copy_into` (`dst` and `src` have the same length) or a `WindowText` has (its contract),
+    // and never past `bound`, which `reserve` made spare capacity; so the
     // first `len + written` bytes of the buffer are initialized and within its capacity.
     unsafe { out.set_len(len + written) };
     result
@@ -149,13 +175,14 @@ pub(crate) fn fill_reserved<F: FillReserved>(out: &mut Vec<u8>, bound: usize, wr
 mod tests {
     use super::*;
 
-    /// Writes its bytes into a window it expects zeroed, and keeps `.1` of them.
+    /// Writes all its bytes into the window, and keeps `.1` of them.
     struct Prefix<const N: usize>([u8; N], usize);
 
-    impl<const N: usize> WindowText<N> for Prefix<N> {
-        fn write_into(self, window: &mut [u8; N]) -> usize {
-            assert_eq!(window, &[0; N]);
-            window.copy_from_slice(&self.0);
+    // SAFETY: all `N` bytes are written, and the length kept is at most `N` (asserted).
+    unsafe impl<const N: usize> WindowText<N> for Prefix<N> {
+        fn write_into(self, window: &mut [MaybeUninit<u8>; N]) -> usize {
+            assert!(self.1 <= N);
+            *window = self.0.map(MaybeUninit::new);
             self.1
         }
     }
