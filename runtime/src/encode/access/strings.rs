@@ -11,7 +11,7 @@ use crate::encode::context::WriteContext;
 use crate::error::Result;
 use crate::spelling::escape;
 use crate::spelling::scan::{self, Unit};
-use crate::spelling::sink::ByteSink;
+use crate::spelling::sink::{ByteSink, RUN_STORE};
 
 /// How a string column's values are read this batch.
 enum StringLayout<'a> {
@@ -123,7 +123,7 @@ impl Strings<'_> {
     #[inline(always)]
     pub fn bound(&self, row: usize) -> usize {
         match &self.layout {
-            StringLayout::Clean { offsets, .. } => (offsets[row + 1] - offsets[row]) as usize + 2 + CLEAN_CHUNK,
+            StringLayout::Clean { offsets, .. } => (offsets[row + 1] - offsets[row]) as usize + 2 + RUN_STORE,
             StringLayout::Scanned { offsets, .. } => escape::quoted_bound((offsets[row + 1] - offsets[row]) as usize),
             StringLayout::Large { offsets, .. } => escape::quoted_bound((offsets[row + 1] - offsets[row]) as usize),
             StringLayout::Other(values) => escape::quoted_bound(values.bytes(row).len()),
@@ -149,34 +149,13 @@ impl Strings<'_> {
     }
 }
 
-/// Bytes a clean run is copied in (and the most it writes past its end).
-const CLEAN_CHUNK: usize = 32;
-
-/// `"` + `data[start..end]` + `"`, in fixed-size chunks read from the column's value buffer
-/// (past the value's end where the buffer allows): no `memcpy` call per value.
+/// `"` + `data[start..end]` + `"`, the value in [`RUN_STORE`]-byte stores read from the column's
+/// value buffer (past the value's end where the buffer allows): no `memcpy` call per value.
 #[inline(always)]
 fn write_clean<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize) {
     out.put_byte(b'"');
-    copy_run(out, data, start, end);
+    out.put_run(data, start, end);
     out.put_byte(b'"');
-}
-
-#[inline(always)]
-fn copy_run<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize) {
-    let mut at = start;
-    while at < end {
-        match data[at..].first_chunk::<CLEAN_CHUNK>() {
-            Some(chunk) => {
-                let keep = (end - at).min(CLEAN_CHUNK);
-                out.put_chunk(chunk, keep);
-                at += keep;
-            }
-            None => {
-                out.put(&data[at..end]);
-                break;
-            }
-        }
-    }
 }
 
 /// The value at `data[start..end]`, escaped at the positions of `attention` inside it.
@@ -212,17 +191,21 @@ fn seek(attention: &[usize], cursor: &mut usize, start: usize) -> usize {
 }
 
 /// Copies the clean runs between the escapes at `positions` (ascending, the first inside the
-/// value; those past `end` belong to later values).
+/// value; those past `end` belong to later values). A `\\` or `"` (almost every escape) is a
+/// backslash before the run that starts at it ([`ByteSink::put_backslashed`]); the other
+/// escapes stop that and are written one at a time.
 #[inline(never)]
 fn write_escaped<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize, positions: &[usize]) {
-    let value = &data[..end];
     out.put_byte(b'"');
-    let mut run = start;
-    for &pos in positions.iter().take_while(|&&pos| pos < end) {
-        copy_run(out, data, run, pos);
-        run = pos + escape::write_escape_inline(out, value, pos);
+    let (mut run, mut rest) = (start, positions);
+    loop {
+        let (stop, used) = out.put_backslashed(data, run, end, rest);
+        if stop == end {
+            break;
+        }
+        run = stop + escape::write_escape(out, &data[..end], stop);
+        rest = rest.get(used + 1..).unwrap_or_default();
     }
-    copy_run(out, data, run, end);
     out.put_byte(b'"');
 }
 
