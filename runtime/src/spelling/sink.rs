@@ -20,7 +20,7 @@ pub trait ByteSink {
     }
 
     /// Appends `src[from..to]` (`from <= to`). The sinks copy it in [`RUN_STORE`]-byte stores,
-    /// the last one cut back, when `src` holds [`RUN_STORE`] - 1 bytes past `to` and the sink
+    /// the last one cut back, when `src` holds [`RUN_STORE`] bytes past `to` and the sink
     /// has room for [`RUN_STORE`] bytes past the run's end (a reservation must cover them),
     /// with the two checked once per run rather than per store; otherwise exactly.
     #[inline(always)]
@@ -208,27 +208,21 @@ fn copy_into(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
 /// The width of [`ByteSink::put_run`]'s stores: a run is copied without a `memcpy` call.
 pub const RUN_STORE: usize = 32;
 
-/// Copies `src[from..to]` to the start of `dst` and returns its length. With [`RUN_STORE`] - 1
+/// Copies `src[from..to]` to the start of `dst` and returns its length. With [`RUN_STORE`]
 /// readable bytes past `to` and [`RUN_STORE`] bytes of room past the run in `dst` (both checked
 /// here, once), in whole stores of [`RUN_STORE`] bytes; otherwise exactly.
 #[inline(always)]
 fn copy_run(dst: &mut [MaybeUninit<u8>], src: &[u8], from: usize, to: usize) -> usize {
     let run = &src[from..to];
     let len = run.len();
-    if src.len() - to < RUN_STORE - 1 || len + RUN_STORE > dst.len() {
+    if src.len() - to < RUN_STORE || len + RUN_STORE > dst.len() {
         copy_into(&mut dst[..len], run);
         return len;
     }
-    let (read, write) = (run.as_ptr(), dst.as_mut_ptr().cast::<u8>());
-    let mut done = 0;
-    while done < len {
-        // SAFETY: `done < len`, so the store reads `src[from + done..from + done + RUN_STORE]`,
-        // which ends at most `RUN_STORE - 1` bytes past `to`, inside `src` (checked above), and
-        // writes `dst[done..done + RUN_STORE]`, inside `dst` (`len + RUN_STORE` checked above).
-        // `src` is shared and `dst` unique, so they do not overlap.
-        unsafe { std::ptr::copy_nonoverlapping(read.add(done), write.add(done), RUN_STORE) };
-        done += RUN_STORE;
-    }
+    // SAFETY: the stores read `src[from..]` up to `RUN_STORE` bytes past `to`, inside `src`,
+    // and write `dst` up to `RUN_STORE` bytes past `len`, inside `dst` (both checked above);
+    // `src` is shared and `dst` unique, so they do not overlap.
+    unsafe { blind_copy(run.as_ptr(), dst.as_mut_ptr().cast::<u8>(), len) };
     len
 }
 
@@ -372,7 +366,9 @@ mod tests {
             assert_eq!(vec_sink.put_backslashed(src, 0, end, &marks), (6, 2));
             assert_eq!(vec_sink, br#"<a\\b\"cd"#);
             let mut reserved = b"<".to_vec();
-            let stop = with_reserved(&mut reserved, 2 * (end - 7) + RUN_STORE, |w| w.put_backslashed(src, 7, end, &marks[3..]));
+            let stop = with_reserved(&mut reserved, 2 * (end - 7) + RUN_STORE, |w| {
+                w.put_backslashed(src, 7, end, &marks[3..])
+            });
             assert_eq!((stop, &reserved[..]), ((end, 1), &br#"<e\\f"#[..]));
         }
     }
