@@ -33,6 +33,8 @@ pub struct Strings<'a> {
     /// Index into the attention positions of the first one at or after the last row's start:
     /// rows are written in ascending order, so finding a row's escapes is a step forward.
     cursor: usize,
+    /// Every row's bound when the batch's values are short ([`uniform_bound`]).
+    uniform: Option<usize>,
 }
 
 impl<'a> BindColumn<'a> for Strings<'a> {
@@ -49,8 +51,25 @@ impl<'a> BindColumn<'a> for Strings<'a> {
             },
             other => StringLayout::Other(other),
         };
-        Ok(Strings { layout, nulls: *nulls, cursor: 0 })
+        let uniform = match &layout {
+            StringLayout::Clean { offsets, .. } => uniform_bound(offsets, |len| len + 2 + RUN_STORE),
+            StringLayout::Scanned { offsets, .. } => uniform_bound(offsets, escape::quoted_bound),
+            _ => None,
+        };
+        Ok(Strings { layout, nulls: *nulls, cursor: 0, uniform })
     }
+}
+
+/// Values up to this long share one bound for the whole batch; a longer one would make every
+/// row reserve room for it.
+const UNIFORM_LEN: usize = 1024;
+
+/// `bound` of the batch's longest value when no value is longer than [`UNIFORM_LEN`]: each row
+/// then reserves that, and the row loop reads no offsets for it (a pass over the offsets per
+/// batch instead).
+fn uniform_bound(offsets: &[i32], bound: impl Fn(usize) -> usize) -> Option<usize> {
+    let longest = offsets.iter().zip(&offsets[1..]).map(|(start, end)| end.wrapping_sub(*start)).max().unwrap_or(0);
+    usize::try_from(longest).ok().filter(|&len| len <= UNIFORM_LEN).map(bound)
 }
 
 impl<'a> Strings<'a> {
@@ -60,7 +79,7 @@ impl<'a> Strings<'a> {
     pub(crate) fn bind_unscanned(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
             BoundColumn::Str(values, nulls, _) => {
-                Ok(Strings { layout: StringLayout::Other(values), nulls: *nulls, cursor: 0 })
+                Ok(Strings { layout: StringLayout::Other(values), nulls: *nulls, cursor: 0, uniform: None })
             }
             other => Err(wrong_column("string", other)),
         }
@@ -122,6 +141,9 @@ impl Strings<'_> {
 
     #[inline(always)]
     pub fn bound(&self, row: usize) -> usize {
+        if let Some(bound) = self.uniform {
+            return bound;
+        }
         match &self.layout {
             StringLayout::Clean { offsets, .. } => (offsets[row + 1] - offsets[row]) as usize + 2 + RUN_STORE,
             StringLayout::Scanned { offsets, .. } => escape::quoted_bound((offsets[row + 1] - offsets[row]) as usize),
