@@ -175,7 +175,7 @@ fn escape_window<S: ByteSink>(out: &mut S, bytes: &[u8], base: usize, window: &[
 
 /// Writes the escape for the sequence starting at `bytes[pos]`; returns how many bytes it consumed.
 #[cold]
-fn write_escape<S: ByteSink>(out: &mut S, bytes: &[u8], pos: usize) -> usize {
+pub(crate) fn write_escape<S: ByteSink>(out: &mut S, bytes: &[u8], pos: usize) -> usize {
     let byte = bytes[pos];
     match ESCAPE_CLASS[byte as usize] {
         UNICODE => {

@@ -19,6 +19,26 @@ pub trait ByteSink {
         self.put_chunk(&[byte], 1);
     }
 
+    /// Appends `src[from..to]` (`from <= to`). The sinks copy it in [`RUN_STORE`]-byte stores,
+    /// the last one cut back, when `src` holds [`RUN_STORE`] bytes past `to` and the sink
+    /// has room for [`RUN_STORE`] bytes past the run's end (a reservation must cover them),
+    /// with the two checked once per run rather than per store; otherwise exactly.
+    #[inline(always)]
+    fn put_run(&mut self, src: &[u8], from: usize, to: usize) {
+        self.put(&src[from..to]);
+    }
+
+    /// Appends `src[from..to]` with a backslash before each byte at `marks` (ascending
+    /// positions; those at or after `to` are ignored) that is `\` or `"`, and stops before the
+    /// first mark at another byte. Returns where it stopped (`to` when no mark stopped it) and
+    /// how many marks it backslashed. A [`Reserved`] sink needs `2 * (to - from)` +
+    /// [`RUN_STORE`] bytes of room for its fast path (the runs between the marks in blind
+    /// stores, one check per call); otherwise, and in a `Vec`, it goes run by run.
+    #[inline(always)]
+    fn put_backslashed(&mut self, src: &[u8], from: usize, to: usize, marks: &[usize]) -> (usize, usize) {
+        backslashed_by_runs(self, src, from, to, marks)
+    }
+
     /// Lets `text` write itself into a window of `N` uninitialized bytes and appends the first
     /// `keep` of them (its result, `<= N`). By default the window is a stack buffer then [`put`];
     /// a `Vec` or a [`Reserved`] sink hands out its own spare capacity, which saves the copy (and
@@ -74,6 +94,16 @@ impl ByteSink for Vec<u8> {
     }
 
     #[inline(always)]
+    fn put_run(&mut self, src: &[u8], from: usize, to: usize) {
+        let len = src[from..to].len();
+        self.reserve(len + RUN_STORE);
+        let at = self.len();
+        let written = copy_run(&mut self.spare_capacity_mut()[..len + RUN_STORE], src, from, to);
+        // SAFETY: `copy_run` initialized the first `written` bytes of the spare capacity.
+        unsafe { self.set_len(at + written) };
+    }
+
+    #[inline(always)]
     fn put_window<const N: usize>(&mut self, text: impl WindowText<N>) {
         self.reserve(N);
         let len = self.len();
@@ -110,6 +140,52 @@ impl ByteSink for Reserved<'_> {
     }
 
     #[inline(always)]
+    fn put_run(&mut self, src: &[u8], from: usize, to: usize) {
+        self.pos += copy_run(&mut self.spare[self.pos..], src, from, to);
+    }
+
+    #[inline(always)]
+    fn put_backslashed(&mut self, src: &[u8], from: usize, to: usize, marks: &[usize]) -> (usize, usize) {
+        let len = src[from..to].len();
+        let room = self.spare.len() - self.pos;
+        if src.len() - to < RUN_STORE || 2 * len + RUN_STORE > room {
+            return backslashed_by_runs(self, src, from, to, marks);
+        }
+        let (read, write) = (src.as_ptr(), self.spare[self.pos..].as_mut_ptr().cast::<u8>());
+        // `out`: bytes written; `run`: where the current run starts; `next`: the least position a
+        // mark may have (the marks backslashed so far are distinct positions in `from..next`).
+        let (mut out, mut run, mut next) = (0, from, from);
+        let mut stop = (to, marks.len());
+        for (used, &mark) in marks.iter().enumerate() {
+            if mark >= to {
+                stop.1 = used;
+                break;
+            }
+            assert!(mark >= next, "escape positions out of order");
+            let gap = mark - run;
+            // SAFETY: `run <= mark < to`, and `src` holds `RUN_STORE` bytes past `to` (checked
+            // above); `out` is `run - from` plus the marks so far, at most `2 * (run - from) + 1`,
+            // so the stores end before `2 * len + RUN_STORE`, inside the room checked above.
+            unsafe { blind_copy(read.add(run), write.add(out), gap) };
+            out += gap;
+            if src[mark] != b'\\' && src[mark] != b'"' {
+                stop = (mark, used);
+                break;
+            }
+            // SAFETY: `out < 2 * len + 1` (as above), inside the room checked above.
+            unsafe { write.add(out).write(b'\\') };
+            (out, run, next) = (out + 1, mark, mark + 1);
+        }
+        if stop.0 == to {
+            // SAFETY: as for the runs above, with `to` for `mark`.
+            unsafe { blind_copy(read.add(run), write.add(out), to - run) };
+            out += to - run;
+        }
+        self.pos += out;
+        stop
+    }
+
+    #[inline(always)]
     fn put_window<const N: usize>(&mut self, text: impl WindowText<N>) {
         let window: &mut [MaybeUninit<u8>; N] = (&mut self.spare[self.pos..self.pos + N]).try_into().unwrap();
         let keep = text.write_into(window);
@@ -127,6 +203,73 @@ fn copy_into(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
     // SAFETY: `src` is readable and `dst` writable for `src.len()` bytes (the assert), a shared
     // and a unique borrow cannot overlap, and `MaybeUninit<u8>` has the layout of `u8`.
     unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) }
+}
+
+/// The width of [`ByteSink::put_run`]'s stores: a run is copied without a `memcpy` call.
+pub const RUN_STORE: usize = 32;
+
+/// Copies `src[from..to]` to the start of `dst` and returns its length. With [`RUN_STORE`]
+/// readable bytes past `to` and [`RUN_STORE`] bytes of room past the run in `dst` (both checked
+/// here, once), in whole stores of [`RUN_STORE`] bytes; otherwise exactly.
+#[inline(always)]
+fn copy_run(dst: &mut [MaybeUninit<u8>], src: &[u8], from: usize, to: usize) -> usize {
+    let run = &src[from..to];
+    let len = run.len();
+    if src.len() - to < RUN_STORE || len + RUN_STORE > dst.len() {
+        copy_into(&mut dst[..len], run);
+        return len;
+    }
+    // SAFETY: the stores read `src[from..]` up to `RUN_STORE` bytes past `to`, inside `src`,
+    // and write `dst` up to `RUN_STORE` bytes past `len`, inside `dst` (both checked above);
+    // `src` is shared and `dst` unique, so they do not overlap.
+    unsafe { blind_copy(run.as_ptr(), dst.as_mut_ptr().cast::<u8>(), len) };
+    len
+}
+
+/// Copies `len` bytes from `read` to `write` in [`RUN_STORE`]-byte stores, at least one.
+///
+/// # Safety
+///
+/// `read` is readable and `write` writable for `len` rounded up to a whole number of stores
+/// (at least one), and the two do not overlap.
+#[inline(always)]
+unsafe fn blind_copy(read: *const u8, write: *mut u8, len: usize) {
+    let mut done = 0;
+    loop {
+        // SAFETY: `done < len` rounded up to whole stores (or the first store), which the
+        // caller promises readable at `read` and writable at `write`.
+        unsafe { std::ptr::copy_nonoverlapping(read.add(done), write.add(done), RUN_STORE) };
+        done += RUN_STORE;
+        if done >= len {
+            break;
+        }
+    }
+}
+
+/// [`ByteSink::put_backslashed`] a run and a backslash at a time.
+#[inline(always)]
+fn backslashed_by_runs<S: ByteSink + ?Sized>(
+    out: &mut S,
+    src: &[u8],
+    from: usize,
+    to: usize,
+    marks: &[usize],
+) -> (usize, usize) {
+    let mut run = from;
+    for (used, &mark) in marks.iter().enumerate() {
+        if mark >= to {
+            out.put_run(src, run, to);
+            return (to, used);
+        }
+        out.put_run(src, run, mark);
+        if src[mark] != b'\\' && src[mark] != b'"' {
+            return (mark, used);
+        }
+        out.put_byte(b'\\');
+        run = mark;
+    }
+    out.put_run(src, run, to);
+    (to, marks.len())
 }
 
 /// Reserves `bound` bytes at the end of `out`, lets `write` fill a prefix of them, and makes
@@ -209,6 +352,25 @@ mod tests {
         vec_sink.put_byte(b'e');
         vec_sink.put_window(Prefix(*b"fgh", 2));
         assert_eq!(vec_sink, b"abcdefg");
+    }
+
+    /// Both sinks, blind stores and run by run (a source without `RUN_STORE` bytes past the
+    /// value), stop at the first mark that is not `\\` or `"` and ignore marks past the end.
+    #[test]
+    fn backslashed_runs_stop_at_other_marks() {
+        let padded = format!("{}{}", "a\\b\"cd\u{1}e\\f", ".".repeat(RUN_STORE));
+        let cases = [(padded.as_bytes(), 10), (&padded.as_bytes()[..10], 10)];
+        for (src, end) in cases {
+            let marks = [1, 3, 6, 8, 11];
+            let mut vec_sink = b"<".to_vec();
+            assert_eq!(vec_sink.put_backslashed(src, 0, end, &marks), (6, 2));
+            assert_eq!(vec_sink, br#"<a\\b\"cd"#);
+            let mut reserved = b"<".to_vec();
+            let stop = with_reserved(&mut reserved, 2 * (end - 7) + RUN_STORE, |w| {
+                w.put_backslashed(src, 7, end, &marks[3..])
+            });
+            assert_eq!((stop, &reserved[..]), ((end, 1), &br#"<e\\f"#[..]));
+        }
     }
 
     #[test]

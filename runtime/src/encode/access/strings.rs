@@ -11,7 +11,7 @@ use crate::encode::context::WriteContext;
 use crate::error::Result;
 use crate::spelling::escape;
 use crate::spelling::scan::{self, Unit};
-use crate::spelling::sink::ByteSink;
+use crate::spelling::sink::{ByteSink, RUN_STORE};
 
 /// How a string column's values are read this batch.
 enum StringLayout<'a> {
@@ -33,6 +33,8 @@ pub struct Strings<'a> {
     /// Index into the attention positions of the first one at or after the last row's start:
     /// rows are written in ascending order, so finding a row's escapes is a step forward.
     cursor: usize,
+    /// Every row's bound when the batch's values are short ([`uniform_bound`]).
+    uniform: Option<usize>,
 }
 
 impl<'a> BindColumn<'a> for Strings<'a> {
@@ -49,8 +51,25 @@ impl<'a> BindColumn<'a> for Strings<'a> {
             },
             other => StringLayout::Other(other),
         };
-        Ok(Strings { layout, nulls: *nulls, cursor: 0 })
+        let uniform = match &layout {
+            StringLayout::Clean { offsets, .. } => uniform_bound(offsets, |len| len + 2 + RUN_STORE),
+            StringLayout::Scanned { offsets, .. } => uniform_bound(offsets, escape::quoted_bound),
+            _ => None,
+        };
+        Ok(Strings { layout, nulls: *nulls, cursor: 0, uniform })
     }
+}
+
+/// Values up to this long share one bound for the whole batch; a longer one would make every
+/// row reserve room for it.
+const UNIFORM_LEN: usize = 1024;
+
+/// `bound` of the batch's longest value when no value is longer than [`UNIFORM_LEN`]: each row
+/// then reserves that, and the row loop reads no offsets for it (a pass over the offsets per
+/// batch instead).
+fn uniform_bound(offsets: &[i32], bound: impl Fn(usize) -> usize) -> Option<usize> {
+    let longest = offsets.iter().zip(&offsets[1..]).map(|(start, end)| end.wrapping_sub(*start)).max().unwrap_or(0);
+    usize::try_from(longest).ok().filter(|&len| len <= UNIFORM_LEN).map(bound)
 }
 
 impl<'a> Strings<'a> {
@@ -60,7 +79,7 @@ impl<'a> Strings<'a> {
     pub(crate) fn bind_unscanned(column: &'a BoundColumn<'a>) -> Result<Self> {
         match column {
             BoundColumn::Str(values, nulls, _) => {
-                Ok(Strings { layout: StringLayout::Other(values), nulls: *nulls, cursor: 0 })
+                Ok(Strings { layout: StringLayout::Other(values), nulls: *nulls, cursor: 0, uniform: None })
             }
             other => Err(wrong_column("string", other)),
         }
@@ -122,8 +141,11 @@ impl Strings<'_> {
 
     #[inline(always)]
     pub fn bound(&self, row: usize) -> usize {
+        if let Some(bound) = self.uniform {
+            return bound;
+        }
         match &self.layout {
-            StringLayout::Clean { offsets, .. } => (offsets[row + 1] - offsets[row]) as usize + 2 + CLEAN_CHUNK,
+            StringLayout::Clean { offsets, .. } => (offsets[row + 1] - offsets[row]) as usize + 2 + RUN_STORE,
             StringLayout::Scanned { offsets, .. } => escape::quoted_bound((offsets[row + 1] - offsets[row]) as usize),
             StringLayout::Large { offsets, .. } => escape::quoted_bound((offsets[row + 1] - offsets[row]) as usize),
             StringLayout::Other(values) => escape::quoted_bound(values.bytes(row).len()),
@@ -149,34 +171,13 @@ impl Strings<'_> {
     }
 }
 
-/// Bytes a clean run is copied in (and the most it writes past its end).
-const CLEAN_CHUNK: usize = 32;
-
-/// `"` + `data[start..end]` + `"`, in fixed-size chunks read from the column's value buffer
-/// (past the value's end where the buffer allows): no `memcpy` call per value.
+/// `"` + `data[start..end]` + `"`, the value in [`RUN_STORE`]-byte stores read from the column's
+/// value buffer (past the value's end where the buffer allows): no `memcpy` call per value.
 #[inline(always)]
 fn write_clean<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize) {
     out.put_byte(b'"');
-    copy_run(out, data, start, end);
+    out.put_run(data, start, end);
     out.put_byte(b'"');
-}
-
-#[inline(always)]
-fn copy_run<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize) {
-    let mut at = start;
-    while at < end {
-        match data[at..].first_chunk::<CLEAN_CHUNK>() {
-            Some(chunk) => {
-                let keep = (end - at).min(CLEAN_CHUNK);
-                out.put_chunk(chunk, keep);
-                at += keep;
-            }
-            None => {
-                out.put(&data[at..end]);
-                break;
-            }
-        }
-    }
 }
 
 /// The value at `data[start..end]`, escaped at the positions of `attention` inside it.
@@ -212,17 +213,21 @@ fn seek(attention: &[usize], cursor: &mut usize, start: usize) -> usize {
 }
 
 /// Copies the clean runs between the escapes at `positions` (ascending, the first inside the
-/// value; those past `end` belong to later values).
+/// value; those past `end` belong to later values). A `\\` or `"` (almost every escape) is a
+/// backslash before the run that starts at it ([`ByteSink::put_backslashed`]); the other
+/// escapes stop that and are written one at a time.
 #[inline(never)]
 fn write_escaped<S: ByteSink>(out: &mut S, data: &[u8], start: usize, end: usize, positions: &[usize]) {
-    let value = &data[..end];
     out.put_byte(b'"');
-    let mut run = start;
-    for &pos in positions.iter().take_while(|&&pos| pos < end) {
-        copy_run(out, data, run, pos);
-        run = pos + escape::write_escape_inline(out, value, pos);
+    let (mut run, mut rest) = (start, positions);
+    loop {
+        let (stop, used) = out.put_backslashed(data, run, end, rest);
+        if stop == end {
+            break;
+        }
+        run = stop + escape::write_escape(out, &data[..end], stop);
+        rest = rest.get(used + 1..).unwrap_or_default();
     }
-    copy_run(out, data, run, end);
     out.put_byte(b'"');
 }
 

@@ -119,3 +119,18 @@ fn both_sides_share_one_scan() {
 fn needs(s: &str) -> bool {
     s.bytes().any(|b| b == b'"' || b == b'\\' || !(0x20..0xF0).contains(&b))
 }
+
+/// A batch whose longest value passes `UNIFORM_LEN` reserves row by row, escaped or clean; one
+/// within it reserves its longest value's bound for every row (the checks above).
+#[test]
+fn long_values_reserve_row_by_row() {
+    let escaped = format!("{}\"{}", "x".repeat(super::UNIFORM_LEN), "\\".repeat(40));
+    let clean = "y".repeat(super::UNIFORM_LEN + 1);
+    let short = StringArray::from(values());
+    assert!(Strings::bind(&bind(&PlanNode::String, &short).unwrap()).unwrap().uniform.is_some());
+    for long in [escaped, clean] {
+        let array = StringArray::from(vec![Some("ab".to_string()), Some(long), None, Some("c".to_string())]);
+        assert_eq!(Strings::bind(&bind(&PlanNode::String, &array).unwrap()).unwrap().uniform, None);
+        check(&array, &PlanNode::String);
+    }
+}
