@@ -1,0 +1,111 @@
+//! Decoded rows as the bytes of Flink's `BinaryRowData`, so that a JVM source can hand rows to
+//! Flink by pointing a `BinaryRowData` at them instead of building each field of a
+//! `GenericRowData`. Flat rows of scalar columns only: a ROW, ARRAY, MAP or MULTISET column keeps
+//! the Arrow path ([`binary_rows_refusal`] says why, once, at open).
+//!
+//! The layout, per row: a fixed part of `null_bytes + 8 * arity` bytes, where the first byte is
+//! the RowKind, bit `8 + i` of the leading `null_bytes` (a multiple of 8) marks field `i` null, and
+//! each field has an 8-byte slot (a null field's slot is zero); then the variable part, the values
+//! that do not fit a slot in field order, each at an 8-byte boundary, zero-padded, its slot
+//! holding `offset << 32 | size` (offset from the row's start). Strings and bytes of up to 7 bytes
+//! stay in the slot (the bytes, then `0x80 | length` in its last byte). A DECIMAL of precision
+//! above 18 takes 16 bytes of the variable part (its unscaled value as Java's
+//! `BigInteger.toByteArray`), a TIMESTAMP above precision 3 takes 8 (its epoch milliseconds, the
+//! slot's size its nanoseconds of the millisecond). Little-endian, as Flink's `MemorySegment`
+//! on the platforms kjson builds for.
+mod cells;
+
+use arrow_array::RecordBatch;
+use arrow_schema::Schema;
+
+use self::cells::{Cell, Target};
+use super::DecodedBatch;
+use crate::error::{KjsonError, Result};
+
+/// The rows of a batch in Flink's `BinaryRowData` layout, back to back in one slab: row `i` is
+/// `data[offsets[i]..offsets[i] + sizes[i]]`, 8-byte aligned.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BinaryRows {
+    pub data: Vec<u8>,
+    pub offsets: Vec<i32>,
+    pub sizes: Vec<i32>,
+}
+
+/// Why the decoded rows of `schema` cannot be written as `BinaryRowData` (naming the first
+/// column that keeps them on the Arrow path), or `None` when they can.
+pub fn binary_rows_refusal(schema: &Schema) -> Option<String> {
+    if cfg!(target_endian = "big") {
+        return Some("binary rows are written little-endian only".into());
+    }
+    schema.fields().iter().find(|f| !cells::is_scalar(f.data_type())).map(|f| {
+        format!("column `{}` ({}) is not a scalar this path writes; its rows stay on Arrow", f.name(), f.data_type())
+    })
+}
+
+impl DecodedBatch {
+    /// The batch's rows (physical and metadata columns) as `BinaryRowData` bytes, each row's
+    /// header byte its RowKind. Refused as [`binary_rows_refusal`] says.
+    pub fn binary_rows(&self) -> Result<BinaryRows> {
+        binary_rows(&self.batch, &self.row_kinds)
+    }
+}
+
+fn binary_rows(batch: &RecordBatch, row_kinds: &[i8]) -> Result<BinaryRows> {
+    if let Some(reason) = binary_rows_refusal(&batch.schema()) {
+        return Err(KjsonError::schema(reason));
+    }
+    let cells = batch.columns().iter().map(|c| Cell::bind(c.as_ref())).collect::<Option<Vec<_>>>();
+    let cells = cells.ok_or_else(|| KjsonError::internal("a decoded column does not have its scalar layout"))?;
+    let fixed = fixed_size(cells.len());
+    let offsets = row_offsets(&cells, fixed, batch.num_rows())?;
+    let total = offsets.last().copied().unwrap_or(0);
+    let mut data = vec![0u8; total];
+    for (row, kind) in row_kinds.iter().enumerate() {
+        data[offsets[row]] = *kind as u8;
+    }
+    let mut cursors = vec![fixed; batch.num_rows()];
+    for (field, cell) in cells.iter().enumerate() {
+        cell.fill(&mut Target::new(&mut data, &offsets, &mut cursors, field, cells.len()));
+    }
+    let sizes = offsets.windows(2).map(|w| (w[1] - w[0]) as i32).collect();
+    let offsets = offsets[..batch.num_rows()].iter().map(|&o| o as i32).collect();
+    Ok(BinaryRows { data, offsets, sizes })
+}
+
+/// Bytes of the null bits (with the header byte), in whole 8-byte words.
+fn null_bytes(arity: usize) -> usize {
+    (arity + 8).div_ceil(64) * 8
+}
+
+fn fixed_size(arity: usize) -> usize {
+    null_bytes(arity) + 8 * arity
+}
+
+/// Each row's start, and the total after the last row: the fixed part plus each column's
+/// variable part, summed one column at a time.
+fn row_offsets(cells: &[Cell<'_>], fixed: usize, rows: usize) -> Result<Vec<usize>> {
+    let mut sizes = vec![fixed; rows];
+    for cell in cells.iter().filter(|c| c.has_variable_part()) {
+        for (row, size) in sizes.iter_mut().enumerate() {
+            *size += cell.variable_size(row);
+        }
+    }
+    let mut offsets = Vec::with_capacity(rows + 1);
+    let mut at = 0usize;
+    offsets.push(0);
+    for size in sizes {
+        at += size;
+        offsets.push(at);
+    }
+    if at > i32::MAX as usize - 16 {
+        return Err(KjsonError::Limit {
+            message: format!(
+                "the decoded rows take {at} bytes as BinaryRowData, more than one Java array holds; split the fetch"
+            ),
+        });
+    }
+    Ok(offsets)
+}
+
+#[cfg(test)]
+mod tests;
