@@ -5,12 +5,12 @@
 //! ([`export`](super::export)) as one struct array of the table's physical columns followed by
 //! `__row_kind` (Int8, Flink's RowKind byte) and `__record` (Int32, the index of the record the
 //! row came from). Records that failed under `onError(collect)` come back as two Java arrays.
-use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray, JString};
+use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray, JString, ReleaseMode};
 use jni::sys::{jboolean, jint, jlong, jstring, JNI_TRUE};
 use jni::JNIEnv;
 use kjson_arrow::ffi::handles;
 use kjson_arrow::{open_decoder, DecodedBatch, Decoder, OnError, RecordSide, TimestampLayout};
-use kjson_runtime::decode::binary_rows_refusal;
+use kjson_runtime::decode::{binary_rows_refusal, BinaryRows};
 use kjson_runtime::{KjsonError, SinkSpec};
 
 use super::export::{self, Exported};
@@ -320,17 +320,35 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_decodeBinaryRows<'
         let rows = decoded.binary_rows()?;
         let records: Vec<i32> = decoded.records.iter().map(|&r| r as i32).collect();
         deliver_errors(env, &decoded, &errors_out)?;
-        let data = env.byte_array_from_slice(&rows.data)?;
+        let data = binary_slab(env, &rows)?;
         env.set_object_array_element(&rows_out, 0, &data)?;
-        for (slot, ints) in [(1, &rows.offsets), (2, &rows.sizes), (3, &records)] {
+        env.delete_local_ref(data)?;
+        for (slot, ints) in [(1, &rows.offsets()), (2, &rows.sizes()), (3, &records)] {
             let array = env.new_int_array(ints.len() as i32)?;
             env.set_int_array_region(&array, 0, ints)?;
             env.set_object_array_element(&rows_out, slot, &array)?;
             env.delete_local_ref(array)?;
         }
-        env.delete_local_ref(data)?;
-        Ok(rows.sizes.len() as jint)
+        Ok(rows.row_count() as jint)
     })
+}
+
+/// A new Java array with the rows written straight into it (no slab of our own to copy from).
+fn binary_slab<'local>(env: &mut JNIEnv<'local>, rows: &BinaryRows<'_>) -> Result<JByteArray<'local>, BridgeError> {
+    let length = i32::try_from(rows.byte_len()).map_err(|_| KjsonError::internal("binary rows past an i32"))?;
+    let data = env.new_byte_array(length)?;
+    // SAFETY: `data` is a new array no other thread sees; the critical section makes no JNI
+    // call, only writes the rows (no allocation, no callback) and ends when `elements` drops,
+    // copying back should the JVM have handed out a copy.
+    let elements = unsafe { env.get_array_elements_critical(&data, ReleaseMode::CopyBack) }?;
+    let len = elements.len();
+    // SAFETY: the elements are `len` bytes (jbyte is i8) valid for writes while `elements`
+    // lives, and nothing else refers to them.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(elements.as_ptr().cast::<u8>(), len) };
+    let written = rows.write_into_zeroed(bytes);
+    drop(elements);
+    written?;
+    Ok(data)
 }
 
 #[no_mangle]

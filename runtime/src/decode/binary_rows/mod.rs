@@ -22,13 +22,14 @@ use self::cells::{Cell, Target};
 use super::DecodedBatch;
 use crate::error::{KjsonError, Result};
 
-/// The rows of a batch in Flink's `BinaryRowData` layout, back to back in one slab: row `i` is
-/// `data[offsets[i]..offsets[i] + sizes[i]]`, 8-byte aligned.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BinaryRows {
-    pub data: Vec<u8>,
-    pub offsets: Vec<i32>,
-    pub sizes: Vec<i32>,
+/// The rows of a decoded batch laid out as Flink's `BinaryRowData`, ready to be written into one
+/// slab (a new Java `byte[]`, say): row `i` takes `sizes()[i]` bytes from `offsets()[i]`, each
+/// row 8-byte aligned, back to back.
+pub struct BinaryRows<'a> {
+    cells: Vec<Cell<'a>>,
+    row_kinds: &'a [i8],
+    /// Each row's start, then the end of the last row.
+    starts: Vec<usize>,
 }
 
 /// Why the decoded rows of `schema` cannot be written as `BinaryRowData` (naming the first
@@ -43,33 +44,70 @@ pub fn binary_rows_refusal(schema: &Schema) -> Option<String> {
 }
 
 impl DecodedBatch {
-    /// The batch's rows (physical and metadata columns) as `BinaryRowData` bytes, each row's
-    /// header byte its RowKind. Refused as [`binary_rows_refusal`] says.
-    pub fn binary_rows(&self) -> Result<BinaryRows> {
-        binary_rows(&self.batch, &self.row_kinds)
+    /// The batch's rows (physical and metadata columns) as `BinaryRowData`, each row's header
+    /// byte its RowKind. Refused as [`binary_rows_refusal`] says, or when the rows take more
+    /// bytes than one Java array holds.
+    pub fn binary_rows(&self) -> Result<BinaryRows<'_>> {
+        BinaryRows::of(&self.batch, &self.row_kinds)
     }
 }
 
-fn binary_rows(batch: &RecordBatch, row_kinds: &[i8]) -> Result<BinaryRows> {
-    if let Some(reason) = binary_rows_refusal(&batch.schema()) {
-        return Err(KjsonError::schema(reason));
+impl<'a> BinaryRows<'a> {
+    fn of(batch: &'a RecordBatch, row_kinds: &'a [i8]) -> Result<BinaryRows<'a>> {
+        if let Some(reason) = binary_rows_refusal(&batch.schema()) {
+            return Err(KjsonError::schema(reason));
+        }
+        let cells = batch.columns().iter().map(|c| Cell::bind(c.as_ref())).collect::<Option<Vec<_>>>();
+        let cells = cells.ok_or_else(|| KjsonError::internal("a decoded column does not have its scalar layout"))?;
+        let starts = row_starts(&cells, fixed_size(cells.len()), batch.num_rows())?;
+        Ok(BinaryRows { cells, row_kinds, starts })
     }
-    let cells = batch.columns().iter().map(|c| Cell::bind(c.as_ref())).collect::<Option<Vec<_>>>();
-    let cells = cells.ok_or_else(|| KjsonError::internal("a decoded column does not have its scalar layout"))?;
-    let fixed = fixed_size(cells.len());
-    let offsets = row_offsets(&cells, fixed, batch.num_rows())?;
-    let total = offsets.last().copied().unwrap_or(0);
-    let mut data = vec![0u8; total];
-    for (row, kind) in row_kinds.iter().enumerate() {
-        data[offsets[row]] = *kind as u8;
+
+    /// The bytes of all rows.
+    pub fn byte_len(&self) -> usize {
+        self.starts.last().copied().unwrap_or(0)
     }
-    let mut cursors = vec![fixed; batch.num_rows()];
-    for (field, cell) in cells.iter().enumerate() {
-        cell.fill(&mut Target::new(&mut data, &offsets, &mut cursors, field, cells.len()));
+
+    pub fn row_count(&self) -> usize {
+        self.starts.len() - 1
     }
-    let sizes = offsets.windows(2).map(|w| (w[1] - w[0]) as i32).collect();
-    let offsets = offsets[..batch.num_rows()].iter().map(|&o| o as i32).collect();
-    Ok(BinaryRows { data, offsets, sizes })
+
+    /// Each row's offset in the slab (it fits an `i32`: checked when laid out).
+    pub fn offsets(&self) -> Vec<i32> {
+        self.starts[..self.row_count()].iter().map(|&o| o as i32).collect()
+    }
+
+    /// Each row's size in bytes.
+    pub fn sizes(&self) -> Vec<i32> {
+        self.starts.windows(2).map(|w| (w[1] - w[0]) as i32).collect()
+    }
+
+    /// Writes every row into `out`, which must hold [`Self::byte_len`] zero bytes (as a new Java
+    /// array does): only the bytes that are not zero are written.
+    pub fn write_into_zeroed(&self, out: &mut [u8]) -> Result<()> {
+        if out.len() != self.byte_len() {
+            return Err(KjsonError::internal(format!(
+                "a slab of {} bytes for binary rows of {} bytes",
+                out.len(),
+                self.byte_len()
+            )));
+        }
+        for (row, kind) in self.row_kinds.iter().enumerate() {
+            out[self.starts[row]] = *kind as u8;
+        }
+        let mut cursors = vec![fixed_size(self.cells.len()); self.row_count()];
+        for (field, cell) in self.cells.iter().enumerate() {
+            cell.fill(&mut Target::new(out, &self.starts, &mut cursors, field, self.cells.len()));
+        }
+        Ok(())
+    }
+
+    /// The rows in a new slab.
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut out = vec![0; self.byte_len()];
+        self.write_into_zeroed(&mut out).expect("the slab has the rows' length");
+        out
+    }
 }
 
 /// Bytes of the null bits (with the header byte), in whole 8-byte words.
@@ -81,21 +119,21 @@ fn fixed_size(arity: usize) -> usize {
     null_bytes(arity) + 8 * arity
 }
 
-/// Each row's start, and the total after the last row: the fixed part plus each column's
-/// variable part, summed one column at a time.
-fn row_offsets(cells: &[Cell<'_>], fixed: usize, rows: usize) -> Result<Vec<usize>> {
+/// Each row's start, and the end of the last row: the fixed part plus each column's variable
+/// part, summed one column at a time.
+fn row_starts(cells: &[Cell<'_>], fixed: usize, rows: usize) -> Result<Vec<usize>> {
     let mut sizes = vec![fixed; rows];
     for cell in cells.iter().filter(|c| c.has_variable_part()) {
         for (row, size) in sizes.iter_mut().enumerate() {
             *size += cell.variable_size(row);
         }
     }
-    let mut offsets = Vec::with_capacity(rows + 1);
+    let mut starts = Vec::with_capacity(rows + 1);
     let mut at = 0usize;
-    offsets.push(0);
+    starts.push(0);
     for size in sizes {
         at += size;
-        offsets.push(at);
+        starts.push(at);
     }
     if at > i32::MAX as usize - 16 {
         return Err(KjsonError::Limit {
@@ -104,7 +142,7 @@ fn row_offsets(cells: &[Cell<'_>], fixed: usize, rows: usize) -> Result<Vec<usiz
             ),
         });
     }
-    Ok(offsets)
+    Ok(starts)
 }
 
 #[cfg(test)]

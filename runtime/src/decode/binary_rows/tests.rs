@@ -17,14 +17,17 @@ fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
 fn rows_are_aligned_and_sized_by_their_variable_parts() {
     let ids: ArrayRef = Arc::new(Int64Array::from(vec![Some(1), None, Some(3)]));
     let names: ArrayRef = Arc::new(StringArray::from(vec![Some("short"), Some("a longer string"), None]));
-    let rows = binary_rows(&batch(vec![("id", ids), ("name", names)]), &[0, 2, 3]).unwrap();
+    let batch = batch(vec![("id", ids), ("name", names)]);
+    let rows = BinaryRows::of(&batch, &[0, 2, 3]).unwrap();
     // 8 bytes of header and null bits, two slots; row 1's 15 string bytes padded to 16.
-    assert_eq!(rows.sizes, vec![24, 40, 24]);
-    assert_eq!(rows.offsets, vec![0, 24, 64]);
-    assert_eq!(rows.data.len(), 88);
-    assert_eq!([rows.data[0], rows.data[24], rows.data[64]], [0, 2, 3], "the header byte is the RowKind");
-    assert_eq!(rows.data[24 + 1], 0b01, "row 1: field 0 null");
-    assert_eq!(rows.data[64 + 1], 0b10, "row 2: field 1 null");
+    assert_eq!(rows.sizes(), vec![24, 40, 24]);
+    assert_eq!(rows.offsets(), vec![0, 24, 64]);
+    let data = rows.to_vec();
+    assert_eq!(data.len(), 88);
+    assert_eq!([data[0], data[24], data[64]], [0, 2, 3], "the header byte is the RowKind");
+    assert_eq!(data[24 + 1], 0b01, "row 1: field 0 null");
+    assert_eq!(data[64 + 1], 0b10, "row 2: field 1 null");
+    assert!(rows.write_into_zeroed(&mut [0; 80]).is_err(), "a slab of another length is refused");
 }
 
 #[test]
@@ -34,7 +37,7 @@ fn nested_columns_are_refused_by_name() {
     let batch = batch(vec![("tags", list)]);
     let reason = binary_rows_refusal(&batch.schema()).unwrap();
     assert!(reason.contains("`tags`"), "{reason}");
-    assert!(binary_rows(&batch, &[0]).is_err());
+    assert!(BinaryRows::of(&batch, &[0]).is_err());
 }
 
 #[test]
