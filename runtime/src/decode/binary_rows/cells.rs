@@ -9,11 +9,20 @@ use arrow_array::Array;
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
-use super::null_bytes;
 use crate::decode::arrow_out::{EPOCH_MILLIS, NANO_OF_MILLI};
 
 /// Up to this many bytes of a string or byte string stay in the field's slot.
 const INLINE_BYTES: usize = 7;
+
+/// Bytes of the null bits (with the header byte), in whole 8-byte words.
+fn null_bytes(arity: usize) -> usize {
+    (arity + 8).div_ceil(64) * 8
+}
+
+/// A row's fixed part: the null bits, then one 8-byte slot per field.
+pub(super) fn fixed_size(arity: usize) -> usize {
+    null_bytes(arity) + 8 * arity
+}
 
 /// Whether a decoded column of this Arrow type is written by this path.
 pub(super) fn is_scalar(ty: &ArrowType) -> bool {

@@ -18,7 +18,7 @@ mod cells;
 use arrow_array::RecordBatch;
 use arrow_schema::Schema;
 
-use self::cells::{Cell, Target};
+use self::cells::{fixed_size, Cell, Target};
 use super::DecodedBatch;
 use crate::error::{KjsonError, Result};
 
@@ -108,15 +108,6 @@ impl<'a> BinaryRows<'a> {
         self.write_into_zeroed(&mut out).expect("the slab has the rows' length");
         out
     }
-}
-
-/// Bytes of the null bits (with the header byte), in whole 8-byte words.
-fn null_bytes(arity: usize) -> usize {
-    (arity + 8).div_ceil(64) * 8
-}
-
-fn fixed_size(arity: usize) -> usize {
-    null_bytes(arity) + 8 * arity
 }
 
 /// Each row's start, and the end of the last row: the fixed part plus each column's variable
