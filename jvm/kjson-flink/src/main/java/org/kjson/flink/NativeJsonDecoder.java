@@ -203,7 +203,8 @@ public final class NativeJsonDecoder implements AutoCloseable {
      * {@code BinaryRowData} bytes: the physical columns, then the value metadata columns, each
      * row's RowKind in its header. Use only when {@link #binaryRowsRefusal()} is empty.
      *
-     * @throws IllegalStateException when {@link #binaryRowsRefusal()} is not empty
+     * @throws IllegalStateException without {@link TimestampLayout#AS_FLINK_ROWS}
+     * @throws KjsonSchemaException naming the column, for a column this path does not write
      * @throws KjsonRecordException for a record Flink's deserializer fails on, under {@link OnError#FAIL}
      */
     public BinaryRowBatch decodeBinaryRows(byte[] keyData, int[] keyOffsets, int[] keyLengths, byte[] valueData,
