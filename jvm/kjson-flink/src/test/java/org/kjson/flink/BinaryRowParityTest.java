@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.kjson.flink.support.StockKafkaSink;
 import org.kjson.flink.support.StockKafkaSource;
+import org.kjson.testkit.HostileValues;
 import org.kjson.testkit.RandomRows;
 import org.kjson.testkit.RandomSinkTables;
 import org.kjson.testkit.RandomSinkTables.SinkTable;
@@ -85,6 +86,18 @@ class BinaryRowParityTest {
             StockKafkaSink stock = StockKafkaSink.create(asSource("CREATE TABLE every_type_" + n + " " + shape));
             Optional<String> difference = compare(stock, new RandomRows(random.nextLong(), 0.2, false), 200);
             difference.ifPresent(d -> fail(shape + "\n" + d));
+        }
+    }
+
+    /** Strings from invalid UTF-8 and lone surrogates, far years, all-digit decimals. */
+    @Test
+    void hostileValuesAreFlinksBytes() throws Exception {
+        HostileValues.Options hostile = new HostileValues.Options(true, true, true);
+        for (String format : List.of("json", "debezium-json")) {
+            String shape = String.format(EVERY_TYPE, "x INT", "'connector' = 'kafka', 'format' = '" + format + "'");
+            StockKafkaSink stock = StockKafkaSink.create(asSource("CREATE TABLE hostile " + shape));
+            Optional<String> difference = compare(stock, new RandomRows(SEED, 0.2, false, hostile), 300);
+            difference.ifPresent(d -> fail("seed " + SEED + ", " + shape + "\n" + d));
         }
     }
 
