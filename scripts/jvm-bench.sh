@@ -3,8 +3,8 @@
 # JsonRowDataSerializationSchema (through the Kafka table sink's serializer) against the native
 # encoder (a) from ready Arrow batches and (b) from RowData including the batching.
 # --decode (first argument) runs the read side instead: Flink's Kafka source deserializer of the
-# table against the native decoder (to Arrow, and to GenericRowData), on Nexmark bids as json and
-# as a debezium-json changelog.
+# table against the native decoder (to Arrow, to GenericRowData, and to BinaryRowData), on Nexmark
+# bids as json and as changelogs of the four CDC formats.
 # Release native build only. Other arguments pass through: [rows] [batch rows] [passes].
 # KJSON_BENCH_CLOCK=cpu times with the thread's CPU clock (for machines shared with other jobs).
 # KJSON_NATIVE_LIB=/path/to/libkjson.so uses that release build instead of building this tree's.

@@ -5,11 +5,12 @@
 //! ([`export`](super::export)) as one struct array of the table's physical columns followed by
 //! `__row_kind` (Int8, Flink's RowKind byte) and `__record` (Int32, the index of the record the
 //! row came from). Records that failed under `onError(collect)` come back as two Java arrays.
-use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray, JString};
-use jni::sys::{jboolean, jint, jlong, JNI_TRUE};
+use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray, JString, ReleaseMode};
+use jni::sys::{jboolean, jint, jlong, jstring, JNI_TRUE};
 use jni::JNIEnv;
 use kjson_arrow::ffi::handles;
 use kjson_arrow::{open_decoder, DecodedBatch, Decoder, OnError, RecordSide, TimestampLayout};
+use kjson_runtime::decode::{binary_rows_refusal, BinaryRows};
 use kjson_runtime::{KjsonError, SinkSpec};
 
 use super::export::{self, Exported};
@@ -233,6 +234,19 @@ fn deliver_errors(env: &mut JNIEnv<'_>, decoded: &DecodedBatch, out: &JObjectArr
     Ok(())
 }
 
+/// Reads both sides out of the JVM and decodes them with the handle's decoder.
+fn decode_sides(
+    env: &mut JNIEnv<'_>,
+    handle: jlong,
+    keys: JavaSide<'_, '_>,
+    values: JavaSide<'_, '_>,
+) -> Result<DecodedBatch, BridgeError> {
+    let keys = read_side(env, keys, "keys")?;
+    let values = read_side(env, values, "values")?
+        .ok_or_else(|| BridgeError::Argument("values: data, offsets and lengths are null".into()))?;
+    with_decoder(handle, |decoder| Ok(decoder.decode(keys.as_ref().map(OwnedSide::side), values.side())?))
+}
+
 /// Decodes one fetch into the empty `ArrowArray` at `arrayAddress`; returns the row count.
 /// Nothing is written there unless the whole call succeeds.
 #[no_mangle]
@@ -252,18 +266,89 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_decode<'local>(
     errors::guarded(&mut env, -1, |env| {
         let out = export::check_out(array_address, "arrowArrayAddress")?;
         let keys = JavaSide { data: &key_data, offsets: &key_offsets, lengths: &key_lengths };
-        let keys = read_side(env, keys, "keys")?;
         let values = JavaSide { data: &value_data, offsets: &value_offsets, lengths: &value_lengths };
-        let values = read_side(env, values, "values")?
-            .ok_or_else(|| BridgeError::Argument("values: data, offsets and lengths are null".into()))?;
-        let decoded =
-            with_decoder(handle, |decoder| Ok(decoder.decode(keys.as_ref().map(OwnedSide::side), values.side())?))?;
+        let decoded = decode_sides(env, handle, keys, values)?;
         let exported = Exported::of(&decoded)?;
         deliver_errors(env, &decoded, &errors_out)?;
         let rows = exported.rows();
         exported.write_array(out);
         Ok(rows)
     })
+}
+
+/// Why this decoder's rows cannot come out as `BinaryRowData` bytes (the first column that
+/// keeps them on Arrow), or null when they can.
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_binaryRowsRefusal<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+) -> jstring {
+    errors::guarded(&mut env, std::ptr::null_mut(), |env| {
+        let schema = with_decoder(handle, |decoder| Ok(decoder.schema()))?;
+        match binary_rows_refusal(&schema) {
+            Some(reason) => Ok(env.new_string(reason)?.into_raw()),
+            None => Ok(std::ptr::null_mut()),
+        }
+    })
+}
+
+/// Decodes one fetch into Flink `BinaryRowData` bytes: `rowsOut[0]` the slab (`byte[]`),
+/// `rowsOut[1]` and `rowsOut[2]` each row's offset and size (`int[]`), `rowsOut[3]` each row's
+/// record index (`int[]`); errors as for `decode`. Returns the row count.
+#[no_mangle]
+pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_decodeBinaryRows<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    key_data: JByteArray<'local>,
+    key_offsets: JIntArray<'local>,
+    key_lengths: JIntArray<'local>,
+    value_data: JByteArray<'local>,
+    value_offsets: JIntArray<'local>,
+    value_lengths: JIntArray<'local>,
+    rows_out: JObjectArray<'local>,
+    errors_out: JObjectArray<'local>,
+) -> jint {
+    errors::guarded(&mut env, -1, |env| {
+        if rows_out.is_null() || env.get_array_length(&rows_out)? < 4 {
+            return Err(BridgeError::Argument("rowsOut must hold 4 slots".into()));
+        }
+        let keys = JavaSide { data: &key_data, offsets: &key_offsets, lengths: &key_lengths };
+        let values = JavaSide { data: &value_data, offsets: &value_offsets, lengths: &value_lengths };
+        let decoded = decode_sides(env, handle, keys, values)?;
+        let rows = decoded.binary_rows()?;
+        let records: Vec<i32> = decoded.records.iter().map(|&r| r as i32).collect();
+        deliver_errors(env, &decoded, &errors_out)?;
+        let data = binary_slab(env, &rows)?;
+        env.set_object_array_element(&rows_out, 0, &data)?;
+        env.delete_local_ref(data)?;
+        for (slot, ints) in [(1, &rows.offsets()), (2, &rows.sizes()), (3, &records)] {
+            let array = env.new_int_array(ints.len() as i32)?;
+            env.set_int_array_region(&array, 0, ints)?;
+            env.set_object_array_element(&rows_out, slot, &array)?;
+            env.delete_local_ref(array)?;
+        }
+        Ok(rows.row_count() as jint)
+    })
+}
+
+/// A new Java array with the rows written straight into it (no slab of our own to copy from).
+fn binary_slab<'local>(env: &mut JNIEnv<'local>, rows: &BinaryRows<'_>) -> Result<JByteArray<'local>, BridgeError> {
+    let length = i32::try_from(rows.byte_len()).map_err(|_| KjsonError::internal("binary rows past an i32"))?;
+    let data = env.new_byte_array(length)?;
+    // SAFETY: `data` is a new array no other thread sees; the critical section makes no JNI
+    // call, only writes the rows (no allocation, no callback) and ends when `elements` drops,
+    // copying back should the JVM have handed out a copy.
+    let elements = unsafe { env.get_array_elements_critical(&data, ReleaseMode::CopyBack) }?;
+    let len = elements.len();
+    // SAFETY: the elements are `len` bytes (jbyte is i8) valid for writes while `elements`
+    // lives, and nothing else refers to them.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(elements.as_ptr().cast::<u8>(), len) };
+    let written = rows.write_into_zeroed(bytes);
+    drop(elements);
+    written?;
+    Ok(data)
 }
 
 #[no_mangle]

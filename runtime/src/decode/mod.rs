@@ -12,6 +12,7 @@
 mod arrow_out;
 mod assemble;
 mod base64;
+mod binary_rows;
 mod cdc;
 mod columns;
 mod convert;
@@ -40,6 +41,7 @@ use arrow_array::{ArrayRef, Int32Array, Int8Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 pub use assemble::Decoder;
+pub use binary_rows::{binary_rows_refusal, BinaryRows};
 pub use generated_support::DecoderKind;
 
 impl Decoder {

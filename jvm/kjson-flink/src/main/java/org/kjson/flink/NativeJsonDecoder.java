@@ -3,6 +3,7 @@ package org.kjson.flink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
@@ -62,6 +63,7 @@ public final class NativeJsonDecoder implements AutoCloseable {
     private Schema schema;
     private final Object[] errorsOut = new Object[2];
     private OnError onError = OnError.FAIL;
+    private TimestampLayout timestampLayout = TimestampLayout.BY_PRECISION;
     private long handle;
 
     private NativeJsonDecoder(long handle, BufferAllocator allocator) {
@@ -133,6 +135,7 @@ public final class NativeJsonDecoder implements AutoCloseable {
         checkOpen();
         setTimestampLayout(handle, Objects.requireNonNull(layout, "layout") == TimestampLayout.AS_FLINK_ROWS);
         importSchema();
+        timestampLayout = layout;
         return this;
     }
 
@@ -178,6 +181,65 @@ public final class NativeJsonDecoder implements AutoCloseable {
         } finally {
             errorsOut[0] = errorsOut[1] = null;
         }
+    }
+
+    /**
+     * Why {@link #decodeBinaryRows} cannot be used with this decoder, or empty when it can: it
+     * writes flat rows of scalar columns (a ROW, ARRAY, MAP or MULTISET column keeps the rows on
+     * Arrow) and needs {@link TimestampLayout#AS_FLINK_ROWS}. The answer depends only on the
+     * schema and the layout; ask once after configuring the decoder.
+     */
+    public Optional<String> binaryRowsRefusal() {
+        checkOpen();
+        if (timestampLayout != TimestampLayout.AS_FLINK_ROWS) {
+            return Optional.of("binary rows need timestampLayout(AS_FLINK_ROWS)");
+        }
+        return Optional.ofNullable(binaryRowsRefusal(handle));
+    }
+
+    /**
+     * Decodes one batch of Kafka records (arguments as for
+     * {@link #decode(byte[], int[], int[], byte[], int[], int[])}) straight into Flink
+     * {@code BinaryRowData} bytes: the physical columns, then the value metadata columns, each
+     * row's RowKind in its header. Use only when {@link #binaryRowsRefusal()} is empty.
+     *
+     * @throws IllegalStateException without {@link TimestampLayout#AS_FLINK_ROWS}
+     * @throws KjsonSchemaException naming the column, for a column this path does not write
+     * @throws KjsonRecordException for a record Flink's deserializer fails on, under {@link OnError#FAIL}
+     */
+    public BinaryRowBatch decodeBinaryRows(byte[] keyData, int[] keyOffsets, int[] keyLengths, byte[] valueData,
+            int[] valueOffsets, int[] valueLengths) {
+        checkOpen();
+        if (timestampLayout != TimestampLayout.AS_FLINK_ROWS) {
+            throw new IllegalStateException("binary rows need timestampLayout(AS_FLINK_ROWS)");
+        }
+        Objects.requireNonNull(valueData, "valueData");
+        Objects.requireNonNull(valueOffsets, "valueOffsets");
+        Objects.requireNonNull(valueLengths, "valueLengths");
+        Object[] rowsOut = new Object[4];
+        errorsOut[0] = errorsOut[1] = null;
+        try {
+            decodeBinaryRows(handle, keyData, keyOffsets, keyLengths, valueData, valueOffsets, valueLengths,
+                    rowsOut, errorsOut);
+            return new BinaryRowBatch((byte[]) rowsOut[0], schema.getFields().size(), (int[]) rowsOut[1],
+                    (int[]) rowsOut[2], (int[]) rowsOut[3], collectedErrors());
+        } finally {
+            errorsOut[0] = errorsOut[1] = null;
+        }
+    }
+
+    /** {@link #decodeBinaryRows(byte[], int[], int[], byte[], int[], int[])} of records given one by one, as {@link #decode(List, List)}. */
+    public BinaryRowBatch decodeBinaryRows(List<byte[]> keys, List<byte[]> values) {
+        Objects.requireNonNull(values, "values");
+        if (keys != null && keys.size() != values.size()) {
+            throw new IllegalArgumentException(keys.size() + " keys for " + values.size() + " values");
+        }
+        Slab v = Slab.of(values);
+        if (keys == null) {
+            return decodeBinaryRows(null, null, null, v.data, v.offsets, v.lengths);
+        }
+        Slab k = Slab.of(keys);
+        return decodeBinaryRows(k.data, k.offsets, k.lengths, v.data, v.offsets, v.lengths);
     }
 
     private List<DecodedBatch.RecordError> collectedErrors() {
@@ -315,6 +377,17 @@ public final class NativeJsonDecoder implements AutoCloseable {
      */
     static native int decode(long handle, byte[] keyData, int[] keyOffsets, int[] keyLengths, byte[] valueData,
             int[] valueOffsets, int[] valueLengths, long arrowArrayAddress, Object[] errorsOut);
+
+    /** Why the decoded rows cannot be written as BinaryRowData (a column's type), or null. */
+    static native String binaryRowsRefusal(long handle);
+
+    /**
+     * Decodes into BinaryRowData bytes: {@code rowsOut[0]} the slab ({@code byte[]}),
+     * {@code rowsOut[1]} and {@code rowsOut[2]} each row's offset and size, {@code rowsOut[3]}
+     * each row's record index ({@code int[]}); errors as for {@code decode}. Returns the row count.
+     */
+    static native int decodeBinaryRows(long handle, byte[] keyData, int[] keyOffsets, int[] keyLengths,
+            byte[] valueData, int[] valueOffsets, int[] valueLengths, Object[] rowsOut, Object[] errorsOut);
 
     static native void close(long handle);
 

@@ -65,9 +65,38 @@ public final class JniExercise {
                     new String[] {"connector", "kafka", "format", "json"}, "2.2", "jdk17"));
             errors += expectThrows(() -> NativeJsonEncoder.open(SinkDescription.of(type, List.of(), Map.of("connector", "kafka")),
                     NativeJsonEncoderContractTest.TARGET, allocator, NativeJsonEncoder.Handoff.ARRAYS));
+            errors += exerciseBinaryRows(allocator);
         }
         System.out.println("JniExercise OK: " + records + " records, " + errors + " expected errors, open handles "
                 + NativeJsonEncoder.openHandleCount());
+    }
+
+    /** The binary-row decode: a batch (the array written in a critical section), then its error paths. */
+    private static int exerciseBinaryRows(BufferAllocator allocator) {
+        List<byte[]> values = List.of("{\"id\":1,\"name\":\"a name longer than seven\"}".getBytes(), "{".getBytes());
+        int errors = 0;
+        try (NativeJsonDecoder decoder = NativeJsonDecoder.open(NativeJsonDecoderTest.FLAT,
+                NativeJsonEncoderContractTest.TARGET, allocator)) {
+            decoder.timestampLayout(NativeJsonDecoder.TimestampLayout.AS_FLINK_ROWS).onError(NativeJsonDecoder.OnError.COLLECT);
+            BinaryRowBatch batch = decoder.decodeBinaryRows(null, values);
+            if (batch.rowCount() != 1 || batch.errors().size() != 1 || batch.row(0).getLong(0) != 1) {
+                throw new AssertionError("binary rows: " + batch.rowCount() + " rows, " + batch.errors());
+            }
+            errors += expectThrows(() -> decoder.decodeBinaryRows(null, null, null, new byte[2], new int[] {0},
+                    new int[] {5}));
+            errors += expectThrows(() -> NativeJsonDecoder.decodeBinaryRows(decoder.handle(), null, null, null,
+                    new byte[0], new int[0], new int[0], new Object[1], null));
+        }
+        try (NativeJsonDecoder nested = NativeJsonDecoder.open(NativeJsonDecoderTest.NESTED,
+                NativeJsonEncoderContractTest.TARGET, allocator)) {
+            nested.timestampLayout(NativeJsonDecoder.TimestampLayout.AS_FLINK_ROWS);
+            if (nested.binaryRowsRefusal().isEmpty()) {
+                throw new AssertionError("a nested table was not refused binary rows");
+            }
+            errors += expectThrows(() -> nested.decodeBinaryRows(null, values));
+        }
+        errors += expectThrows(() -> NativeJsonDecoder.binaryRowsRefusal(-1));
+        return errors;
     }
 
     private static int expectThrows(Runnable action) {

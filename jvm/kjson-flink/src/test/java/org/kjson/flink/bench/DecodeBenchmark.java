@@ -17,6 +17,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.kjson.flink.BinaryRowBatch;
 import org.kjson.flink.Compatibility;
 import org.kjson.flink.DecodedBatch;
 import org.kjson.flink.NativeJsonDecoder;
@@ -29,8 +30,9 @@ import org.kjson.flink.support.StockKafkaSource;
  * The read side on the same record bytes: (1) Flink's Kafka source deserializer of the table
  * (the format factory's deserializer under the connector's record deserializer, one record at a
  * time), (2) the native decoder over JNI, one slab per batch, to Arrow, (3) the same plus every
- * value copied into GenericRowData ({@link FlatArrowRows}). Checks row counts and the first rows
- * before timing; reports the median of several interleaved passes and the split of (3).
+ * value copied into GenericRowData ({@link FlatArrowRows}), (4) the native decoder writing Flink's
+ * BinaryRowData bytes, each row a {@code BinaryRowData} pointed at them. Checks row counts and the
+ * first rows before timing; reports the median of several interleaved passes and the split of (3).
  *
  * <p>Run with scripts/jvm-bench.sh --decode (release native build). Arguments: records (default
  * 200000), records per batch (default 4096), passes (default 7).
@@ -149,10 +151,13 @@ public final class DecodeBenchmark {
         long bytes = values.stream().mapToLong(v -> v.length).sum();
         SinkDescription description = SinkDescription.of(table.table().getResolvedSchema(), table.options());
         try (BufferAllocator allocator = new RootAllocator();
-                NativeJsonDecoder decoder = NativeJsonDecoder.open(description, Compatibility.ofRunningFlink(), allocator)) {
+                NativeJsonDecoder decoder = NativeJsonDecoder.open(description, Compatibility.ofRunningFlink(), allocator);
+                NativeJsonDecoder binary = NativeJsonDecoder.open(description, Compatibility.ofRunningFlink(), allocator)) {
+            binary.timestampLayout(NativeJsonDecoder.TimestampLayout.AS_FLINK_ROWS);
             long rows = verify(flink, table.physicalRowType(), values, records, decoder, slabs);
+            verifyBinary(flink, table.physicalRowType(), values, binary, slabs.get(0));
             Timing[] t = Passes.measure(List.of(() -> flinkPass(flink, records), () -> arrowPass(decoder, slabs),
-                    () -> rowDataPass(decoder, slabs)), passes);
+                    () -> rowDataPass(decoder, slabs), () -> binaryRowPass(binary, slabs)), passes);
             report(name, values.size(), rows, bytes, t);
         }
     }
@@ -185,7 +190,22 @@ public final class DecodeBenchmark {
         return flinkRows;
     }
 
-    private static boolean sameRow(RowData flink, GenericRowData kjson, RowType type) {
+    /** The binary rows of the first batch must equal Flink's rows too. */
+    private void verifyBinary(StockKafkaSource flink, RowType type, List<byte[]> values, NativeJsonDecoder binary,
+            Slab slab) throws Exception {
+        BinaryRowBatch batch = binary.decodeBinaryRows(null, null, null, slab.data(), slab.offsets(), slab.lengths());
+        int row = 0;
+        for (int i = 0; i < Math.min(CHECKED_RECORDS, Math.min(values.size(), batchRecords)); i++) {
+            for (RowData expected : flink.deserialize(null, values.get(i))) {
+                if (!sameRow(expected, batch.row(row), type)) {
+                    throw new AssertionError("binary row " + row + " differs from Flink's " + expected);
+                }
+                row++;
+            }
+        }
+    }
+
+    private static boolean sameRow(RowData flink, RowData kjson, RowType type) {
         if (flink.getRowKind() != kjson.getRowKind()) {
             return false;
         }
@@ -236,6 +256,15 @@ public final class DecodeBenchmark {
         }
     }
 
+    private void binaryRowPass(NativeJsonDecoder decoder, List<Slab> slabs) {
+        for (Slab slab : slabs) {
+            BinaryRowBatch batch = decoder.decodeBinaryRows(null, null, null, slab.data(), slab.offsets(), slab.lengths());
+            for (int r = 0; r < batch.rowCount(); r++) {
+                sink += batch.row(r).getArity();
+            }
+        }
+    }
+
     private void rowDataPass(NativeJsonDecoder decoder, List<Slab> slabs) {
         for (Slab slab : slabs) {
             long start = Passes.now(); // the passes' clock: wall time would charge GC pauses to the copies
@@ -258,6 +287,7 @@ public final class DecodeBenchmark {
         line("Flink's Kafka source deserializer (per record)", records, bytes, t[0], flinkRate);
         line("native, to Arrow (one JNI call per batch)", records, bytes, t[1], flinkRate);
         line("native, to Arrow then GenericRowData copies", records, bytes, t[2], flinkRate);
+        line("native, to BinaryRowData (one slab, pointTo per row)", records, bytes, t[3], flinkRate);
         double total = decodeNanos + rowDataNanos;
         System.out.printf(Locale.ROOT, "  split of the last (warmup and passes): JNI decode + Arrow import %.1f%%,"
                 + " Arrow -> GenericRowData %.1f%%%n",

@@ -5,17 +5,22 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.JoinedRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.kjson.flink.BinaryRowBatch;
 import org.kjson.flink.Compatibility;
 import org.kjson.flink.DecodedBatch;
 import org.kjson.flink.NativeJsonDecoder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The native decoder of one split reader (so of one fetcher thread): the records of one split
@@ -25,8 +30,14 @@ import org.kjson.flink.NativeJsonDecoder;
  * ({@link DecodedRecordEmitter}) after the rows before it, as the stock source does;
  * {@code ignore-parse-errors} skips records and fields inside the decoder, as Flink does.
  * Opened on first use, in the fetcher thread; not thread-safe.
+ *
+ * <p>Rows of scalar columns only come back as Flink's {@code BinaryRowData}, written natively
+ * ({@link #path()}: decided once, at open); a table with a ROW, ARRAY, MAP or MULTISET column
+ * (physical or value metadata) goes through Arrow and {@link ArrowRowReader}. Connector metadata
+ * columns (topic, offset, ...) are joined after either.
  */
 final class FetchDecoder implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FetchDecoder.class);
     /** Key plus value bytes per native call: far below the 2 GiB of one Java array. */
     static final long MAX_SLAB_BYTES = 256L << 20;
 
@@ -37,6 +48,8 @@ final class FetchDecoder implements AutoCloseable {
     private final RowType decodedType;
     private BufferAllocator allocator;
     private NativeJsonDecoder decoder;
+    /** Null until open; empty when rows come as binary rows, else why they come through Arrow. */
+    private Optional<String> arrowReason;
 
     FetchDecoder(SourceDecoding decoding, DecodeMetrics metrics) {
         this.decoding = decoding;
@@ -82,14 +95,25 @@ final class FetchDecoder implements AutoCloseable {
             keys.add(record.key());
             values.add(record.value());
         }
-        try (DecodedBatch batch = decoder().decode(keys, values)) {
-            List<List<RowData>> rows = rowsByRecord(batch, records);
-            Map<Integer, String> failures = new HashMap<>();
-            batch.errors().forEach(error -> failures.put(error.record(), error.message()));
-            for (int i = 0; i < records.size(); i++) {
-                out.add(new DecodedRecord(records.get(i), rows.get(i), failures.get(i)));
-            }
+        NativeJsonDecoder opened = decoder();
+        if (arrowReason.isEmpty()) {
+            BinaryRowBatch batch = opened.decodeBinaryRows(keys, values);
+            deliver(records, binaryRowsByRecord(batch, records), batch.errors(), out);
             metrics.decoded(records.size(), batch.rowCount(), System.nanoTime() - start);
+            return;
+        }
+        try (DecodedBatch batch = opened.decode(keys, values)) {
+            deliver(records, rowsByRecord(batch, records), batch.errors(), out);
+            metrics.decoded(records.size(), batch.rowCount(), System.nanoTime() - start);
+        }
+    }
+
+    private static void deliver(List<ConsumerRecord<byte[], byte[]>> records, List<List<RowData>> rows,
+            List<DecodedBatch.RecordError> errors, List<DecodedRecord> out) {
+        Map<Integer, String> failures = new HashMap<>();
+        errors.forEach(error -> failures.put(error.record(), error.message()));
+        for (int i = 0; i < records.size(); i++) {
+            out.add(new DecodedRecord(records.get(i), rows.get(i), failures.get(i)));
         }
     }
 
@@ -106,14 +130,47 @@ final class FetchDecoder implements AutoCloseable {
             for (int m = 0; m < metadata.length; m++) {
                 row.setField(decodedArity + m, metadata[m].read(records.get(record)));
             }
-            List<RowData> ofRecord = rows.get(record);
-            if (ofRecord.isEmpty()) {
-                ofRecord = new ArrayList<>(1);
-                rows.set(record, ofRecord);
-            }
-            ofRecord.add(row);
+            add(rows, record, row);
         }
         return rows;
+    }
+
+    /** Each record's binary rows, joined with the connector metadata columns when there are any. */
+    private List<List<RowData>> binaryRowsByRecord(BinaryRowBatch batch, List<ConsumerRecord<byte[], byte[]>> records) {
+        List<List<RowData>> rows = new ArrayList<>(Collections.nCopies(records.size(), List.of()));
+        for (int r = 0; r < batch.rowCount(); r++) {
+            int record = batch.record(r);
+            RowData row = batch.row(r);
+            if (metadata.length > 0) {
+                GenericRowData extra = new GenericRowData(metadata.length);
+                for (int m = 0; m < metadata.length; m++) {
+                    extra.setField(m, metadata[m].read(records.get(record)));
+                }
+                JoinedRowData joined = new JoinedRowData(row, extra);
+                joined.setRowKind(row.getRowKind());
+                row = joined;
+            }
+            add(rows, record, row);
+        }
+        return rows;
+    }
+
+    private static void add(List<List<RowData>> rows, int record, RowData row) {
+        List<RowData> ofRecord = rows.get(record);
+        if (ofRecord.isEmpty()) {
+            ofRecord = new ArrayList<>(1);
+            rows.set(record, ofRecord);
+        }
+        ofRecord.add(row);
+    }
+
+    /**
+     * How the rows come out of the native decoder: {@code "binary rows"}, or {@code "arrow: "}
+     * and why not binary rows (the first column that keeps them on Arrow). Opens the decoder.
+     */
+    String path() {
+        decoder();
+        return arrowReason.map(reason -> "arrow: " + reason).orElse("binary rows");
     }
 
     private NativeJsonDecoder decoder() {
@@ -127,6 +184,9 @@ final class FetchDecoder implements AutoCloseable {
                 if (!decoding.valueMetadataKeys().isEmpty()) {
                     opened.valueMetadata(decoding.valueMetadataKeys());
                 }
+                arrowReason = opened.binaryRowsRefusal();
+                LOG.info("kjson source decodes {} into {}", decoding.table().tableName(), arrowReason.isEmpty()
+                        ? "binary rows" : "Arrow, then GenericRowData (" + arrowReason.get() + ")");
                 decoder = opened;
             } catch (RuntimeException | Error e) {
                 if (opened != null) {
