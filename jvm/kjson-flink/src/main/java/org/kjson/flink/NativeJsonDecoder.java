@@ -57,6 +57,8 @@ public final class NativeJsonDecoder implements AutoCloseable {
         AS_FLINK_ROWS
     }
 
+    private static final String BINARY_ROWS_NEED_FLINK_TIMESTAMPS = "binary rows need timestampLayout(AS_FLINK_ROWS)";
+
     private final BufferAllocator allocator;
     /** The exported struct's type: the physical columns, then __row_kind and __record. */
     private Schema exportedSchema;
@@ -192,7 +194,7 @@ public final class NativeJsonDecoder implements AutoCloseable {
     public Optional<String> binaryRowsRefusal() {
         checkOpen();
         if (timestampLayout != TimestampLayout.AS_FLINK_ROWS) {
-            return Optional.of("binary rows need timestampLayout(AS_FLINK_ROWS)");
+            return Optional.of(BINARY_ROWS_NEED_FLINK_TIMESTAMPS);
         }
         return Optional.ofNullable(binaryRowsRefusal(handle));
     }
@@ -211,7 +213,7 @@ public final class NativeJsonDecoder implements AutoCloseable {
             int[] valueOffsets, int[] valueLengths) {
         checkOpen();
         if (timestampLayout != TimestampLayout.AS_FLINK_ROWS) {
-            throw new IllegalStateException("binary rows need timestampLayout(AS_FLINK_ROWS)");
+            throw new IllegalStateException(BINARY_ROWS_NEED_FLINK_TIMESTAMPS);
         }
         Objects.requireNonNull(valueData, "valueData");
         Objects.requireNonNull(valueOffsets, "valueOffsets");
@@ -230,16 +232,7 @@ public final class NativeJsonDecoder implements AutoCloseable {
 
     /** {@link #decodeBinaryRows(byte[], int[], int[], byte[], int[], int[])} of records given one by one, as {@link #decode(List, List)}. */
     public BinaryRowBatch decodeBinaryRows(List<byte[]> keys, List<byte[]> values) {
-        Objects.requireNonNull(values, "values");
-        if (keys != null && keys.size() != values.size()) {
-            throw new IllegalArgumentException(keys.size() + " keys for " + values.size() + " values");
-        }
-        Slab v = Slab.of(values);
-        if (keys == null) {
-            return decodeBinaryRows(null, null, null, v.data, v.offsets, v.lengths);
-        }
-        Slab k = Slab.of(keys);
-        return decodeBinaryRows(k.data, k.offsets, k.lengths, v.data, v.offsets, v.lengths);
+        return fromLists(keys, values, this::decodeBinaryRows);
     }
 
     private List<DecodedBatch.RecordError> collectedErrors() {
@@ -259,16 +252,28 @@ public final class NativeJsonDecoder implements AutoCloseable {
      * may hold null values): packs them into slabs and calls {@link #decode(byte[], int[], int[], byte[], int[], int[])}.
      */
     public DecodedBatch decode(List<byte[]> keys, List<byte[]> values) {
+        return fromLists(keys, values, this::decode);
+    }
+
+    /** A decode call on slabs: keys (all null when there are none), then values. */
+    @FunctionalInterface
+    private interface SlabDecode<T> {
+        T apply(byte[] keyData, int[] keyOffsets, int[] keyLengths, byte[] valueData, int[] valueOffsets,
+                int[] valueLengths);
+    }
+
+    /** Packs records given one by one into slabs and hands them to {@code decode}. */
+    private static <T> T fromLists(List<byte[]> keys, List<byte[]> values, SlabDecode<T> decode) {
         Objects.requireNonNull(values, "values");
         if (keys != null && keys.size() != values.size()) {
             throw new IllegalArgumentException(keys.size() + " keys for " + values.size() + " values");
         }
         Slab v = Slab.of(values);
         if (keys == null) {
-            return decode(null, null, null, v.data, v.offsets, v.lengths);
+            return decode.apply(null, null, null, v.data, v.offsets, v.lengths);
         }
         Slab k = Slab.of(keys);
-        return decode(k.data, k.offsets, k.lengths, v.data, v.offsets, v.lengths);
+        return decode.apply(k.data, k.offsets, k.lengths, v.data, v.offsets, v.lengths);
     }
 
     private record Slab(byte[] data, int[] offsets, int[] lengths) {
