@@ -72,6 +72,7 @@ cleanup() {
   local status=$?
   stop_all
   if [[ $status -ne 0 || ${KJSON_CLUSTER_KEEP:-0} == 1 ]]; then
+    ((status == 0)) || show_log_warnings
     log "logs kept in $WORK/log"
   else
     rm -rf "$WORK"

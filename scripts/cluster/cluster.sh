@@ -32,6 +32,17 @@ FLINK_JAVA_OPTS=(
 log() { printf '[cluster %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
+# The last warnings and errors of each process's log, for a failed run whose machine is gone (CI).
+show_log_warnings() {
+  local file
+  for file in "$WORK"/log/*.log; do
+    [[ -f $file ]] || continue
+    echo "--- last warnings and errors in $(basename "$file")"
+    grep -E '^[0-9-]+ [0-9:,]+ (WARN|ERROR) ' "$file" | grep -vE 'Name collision|RECEIVED SIGNAL' \
+      | tail -n 4 | cut -c 1-400
+  done >&2
+}
+
 # --- assembly ---------------------------------------------------------------------------------
 
 # The distribution's lib/, opt/, plugins/ and bin/bash-java-utils.jar, unpacked once: from the
@@ -88,9 +99,7 @@ write_config() {
   mkdir -p "$WORK/conf" "$WORK/log" "$WORK/checkpoints" "$WORK/savepoints"
   sed -e "s|@PORT_BASE@|$PORT_BASE|g" -e "s|@WORK@|$WORK|g" \
     -e "s|@JM_RPC_PORT@|$((PORT_BASE + 1))|g" -e "s|@REST_PORT@|$REST_PORT|g" \
-    -e "s|@BLOB_PORT@|$((PORT_BASE + 3))|g" -e "s|@TM_RPC_PORTS@|$((PORT_BASE + 4))-$((PORT_BASE + 9))|g" \
-    -e "s|@TM_DATA_PORTS@|$((PORT_BASE + 10))-$((PORT_BASE + 15))|g" \
-    "$HERE/cluster/config.yaml" > "$WORK/conf/config.yaml"
+    -e "s|@BLOB_PORT@|$((PORT_BASE + 3))|g" "$HERE/cluster/config.yaml" > "$WORK/conf/config.yaml"
   cp "$HERE/cluster/log4j.properties" "$WORK/conf/log4j.properties"
   cp "$HERE/cluster/log4j.properties" "$WORK/conf/log4j-cli.properties"
 }
@@ -146,8 +155,15 @@ start_jobmanager() {
   wait_until 180 "the JobManager's REST API on $REST" rest_up
 }
 
+# Every TaskManager of a run gets an RPC port no earlier one had: a replacement on the killed one's
+# address can find the JobManager's remoting still holding the dead association and never register.
+TM_PORTS_USED=0
 start_taskmanager() { # NAME; sets TM_PID
-  TM_PID=$(start_flink_process "$1" org.apache.flink.runtime.taskexecutor.TaskManagerRunner GET_TM_RESOURCE_PARAMS)
+  local port=$((PORT_BASE + 4 + TM_PORTS_USED))
+  ((port < KAFKA_PORT)) || die "no RPC port left for $1 (a run starts at most 16 TaskManagers)"
+  TM_PORTS_USED=$((TM_PORTS_USED + 1))
+  TM_PID=$(start_flink_process "$1" org.apache.flink.runtime.taskexecutor.TaskManagerRunner GET_TM_RESOURCE_PARAMS \
+    -D "taskmanager.rpc.port=$port")
   PIDS+=("$TM_PID")
 }
 
