@@ -11,7 +11,7 @@ use crate::options::FloatSpelling;
 use crate::spelling::sink::ByteSink;
 use decimal::write_layout;
 use jdk17::Legacy;
-use text::write_decimal_text;
+use text::{write_decimal_text, write_shortest_text};
 pub use text::FLOAT_BOUND;
 
 mod bignum;
@@ -93,7 +93,7 @@ fn write_f64_finite<S: ByteSink>(out: &mut S, v: f64, spelling: FloatSpelling) {
     }
     match spelling {
         FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f64_legacy(magnitude), false),
-        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f64_shortest(magnitude), false),
+        FloatSpelling::Jdk19 => write_shortest_text(out, negative, jdk19::f64_shortest(magnitude), false),
     }
 }
 
@@ -109,7 +109,7 @@ fn write_f32_finite<S: ByteSink>(out: &mut S, v: f32, spelling: FloatSpelling) {
     }
     match spelling {
         FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f32_legacy(magnitude), true),
-        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f32_shortest(magnitude), true),
+        FloatSpelling::Jdk19 => write_shortest_text(out, negative, jdk19::f32_shortest(magnitude), true),
     }
 }
 
