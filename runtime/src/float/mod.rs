@@ -11,8 +11,8 @@ use crate::options::FloatSpelling;
 use crate::spelling::sink::ByteSink;
 use decimal::write_layout;
 use jdk17::Legacy;
-use text::{write_decimal_text, write_shortest_text};
 pub use text::FLOAT_BOUND;
+use text::{write_decimal_text, write_shortest_text};
 
 mod bignum;
 mod decimal;
