@@ -66,7 +66,8 @@ impl Choice {
     }
 }
 
-/// The shortest decimal of a finite, non-zero double's magnitude.
+/// The shortest decimal of a finite, non-zero double's magnitude. Its significand is not zero
+/// and below 10^17 (the writers rely on it): every route scales the value below `2^53 * 10`.
 #[inline(always)]
 pub(crate) fn f64_shortest(bits: u64) -> Decimal {
     let fraction = bits & (F64_C_MIN - 1);
@@ -181,7 +182,8 @@ fn round_to_odd_f64(g1: u64, g0: u64, cp: u64) -> u64 {
     vbp | (((z & MASK_63) + MASK_63) >> 63)
 }
 
-/// The shortest decimal of a finite, non-zero float's magnitude.
+/// The shortest decimal of a finite, non-zero float's magnitude (significand as for
+/// [`f64_shortest`], and below 10^9).
 #[inline(always)]
 pub(crate) fn f32_shortest(bits: u32) -> Decimal {
     let fraction = bits & (F32_C_MIN - 1);
@@ -321,6 +323,31 @@ mod tests {
             }
             assert_ne!(lower.compare(&target), Ordering::Greater, "k = {k}");
             assert_eq!(upper.compare(&target), Ordering::Greater, "k = {k}");
+        }
+    }
+
+    /// The writers take a shortest decimal into the 17-digit frame without testing it.
+    #[test]
+    fn shortest_significands_fit_the_frame() {
+        let edges = [1, 2, 3, 4, (1 << 52) - 1, 1 << 52, 0x7FEF_FFFF_FFFF_FFFF, 0x7FE0_0000_0000_0000];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let random = (0..200_000).map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        });
+        for bits in edges.into_iter().chain(random) {
+            let double = bits & !(1 << 63);
+            if double != 0 && f64::from_bits(double).is_finite() {
+                let significand = f64_shortest(double).significand;
+                assert!(significand != 0 && significand < 100_000_000_000_000_000, "{double:#x}");
+            }
+            let float = (bits >> 33) as u32;
+            if float != 0 && f32::from_bits(float).is_finite() {
+                let significand = f32_shortest(float).significand;
+                assert!(significand != 0 && significand < 1_000_000_000, "{float:#x}");
+            }
         }
     }
 

@@ -11,8 +11,8 @@ use crate::options::FloatSpelling;
 use crate::spelling::sink::ByteSink;
 use decimal::write_layout;
 use jdk17::Legacy;
-use text::write_decimal_text;
 pub use text::FLOAT_BOUND;
+use text::{write_decimal_text, write_shortest_text};
 
 mod bignum;
 mod decimal;
@@ -80,6 +80,9 @@ fn bare_non_finite(is_nan: bool, negative: bool) -> &'static [u8] {
     &quoted[1..quoted.len() - 1]
 }
 
+// Inlined into the row loops: a call spilled six registers and reloaded the sink per value
+// (17 instructions a value; see docs/performance.md).
+#[inline(always)]
 fn write_f64_finite<S: ByteSink>(out: &mut S, v: f64, spelling: FloatSpelling) {
     let bits = v.to_bits();
     let negative = bits >> 63 != 0;
@@ -90,10 +93,12 @@ fn write_f64_finite<S: ByteSink>(out: &mut S, v: f64, spelling: FloatSpelling) {
     }
     match spelling {
         FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f64_legacy(magnitude), false),
-        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f64_shortest(magnitude), false),
+        FloatSpelling::Jdk19 => write_shortest_text(out, negative, jdk19::f64_shortest(magnitude), false),
     }
 }
 
+/// As [`write_f64_finite`].
+#[inline(always)]
 fn write_f32_finite<S: ByteSink>(out: &mut S, v: f32, spelling: FloatSpelling) {
     let bits = v.to_bits();
     let negative = bits >> 31 != 0;
@@ -104,7 +109,7 @@ fn write_f32_finite<S: ByteSink>(out: &mut S, v: f32, spelling: FloatSpelling) {
     }
     match spelling {
         FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f32_legacy(magnitude), true),
-        FloatSpelling::Jdk19 => write_decimal_text(out, negative, jdk19::f32_shortest(magnitude), true),
+        FloatSpelling::Jdk19 => write_shortest_text(out, negative, jdk19::f32_shortest(magnitude), true),
     }
 }
 

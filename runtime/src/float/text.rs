@@ -6,13 +6,14 @@
 //! counted on those words (no division per zero). Every layout is the digit string with a short
 //! run of bytes put in after its first `head` digits
 //! (`.` for `ddd.ddd` and `d.dddE..`, `0.`, `0.0` or `0.00` at the front for `0.00ddd`), so all
-//! three share one computation: a few shifts of three words, stored as one 24-byte chunk. The
-//! bytes are never assembled on the stack, where reading a whole buffer back after byte and word
-//! stores stalls store forwarding. A sign and an exponent are chunks of their own; together they
-//! stay within [`FLOAT_BOUND`] bytes of where the writer started.
+//! three share one computation: a few shifts of three words. The sign byte, those words and an
+//! exponent's word are stored into one window of [`FLOAT_BOUND`] bytes of the sink's spare
+//! capacity (one bounds check a value), never assembled on the stack, where reading a whole
+//! buffer back after byte and word stores stalls store forwarding.
 use super::decimal::{write_decimal, Decimal, POW10};
 use crate::spelling::eight_digits;
-use crate::spelling::sink::ByteSink;
+use crate::spelling::sink::{ByteSink, WindowText};
+use std::mem::MaybeUninit;
 
 /// The most bytes past its start a float writer stores (a reserved sink must have this much room).
 pub const FLOAT_BOUND: usize = 32;
@@ -95,10 +96,17 @@ impl DecimalText {
         decimal.significand != 0 && decimal.significand < POW10[FRAME_DIGITS]
     }
 
-    /// Appends the text, with a `-` first if `negative`.
+    /// Appends the text, with a `-` first if `negative`, in one window of the sink (one bounds
+    /// check a value).
     #[inline(always)]
-    pub(crate) fn write<S: ByteSink>(&self, out: &mut S, negative: bool) {
-        out.put_chunk(b"-", usize::from(negative));
+    pub(crate) fn write<S: ByteSink>(self, out: &mut S, negative: bool) {
+        out.put_window(SignedText { text: self, negative });
+    }
+
+    /// The text as three words of bytes, its length, and the exponent's word and length in
+    /// scientific notation.
+    #[inline(always)]
+    fn layout(&self) -> ([u64; 3], usize, Option<(u64, usize)>) {
         // The frame as words of the byte string: digits 1-8, 9-16, and the 17th.
         let word0 = u64::from(self.first) | (self.high << 8);
         let word1 = (self.high >> 56) | (self.low << 8);
@@ -110,8 +118,7 @@ impl DecimalText {
             let (shift, back) = (8 * run, 64 - 8 * run);
             let words =
                 [prefix | (word0 << shift), (word0 >> back) | (word1 << shift), (word1 >> back) | (word2 << shift)];
-            out.put_chunk(&words_text(words), run as usize + self.len);
-            return;
+            return (words, run as usize + self.len, None);
         }
         let plain = (1..8).contains(&self.point);
         let head = if plain { self.point as u32 } else { 1 };
@@ -128,22 +135,48 @@ impl DecimalText {
         // The digits and the point, or `head` digits, the point and one digit if that is longer:
         // `head + 1 + max(len - head, 1)` without the subtraction's clamp.
         let text_len = (self.len as u32).max(head + 1) + 1;
-        out.put_chunk(&words_text(words), text_len as usize);
-        if !plain {
-            let (word, len) = exponent_text(self.point - 1);
-            out.put_chunk(&word.to_le_bytes(), len);
+        let exponent = if plain { None } else { Some(exponent_text(self.point - 1)) };
+        (words, text_len as usize, exponent)
+    }
+}
+
+/// A decimal's text and its sign, for [`ByteSink::put_window`].
+struct SignedText {
+    text: DecimalText,
+    negative: bool,
+}
+
+type Window = [MaybeUninit<u8>; FLOAT_BOUND];
+
+// SAFETY: `write_into` stores the sign byte, the three words from `sign` (bytes up to 25), and
+// in scientific notation the exponent's word right after the text; the length it returns ends
+// within those stores: the text is at most 21 bytes (`0.00` and 17 digits) and at most 18 in
+// scientific notation, whose exponent takes at most 5 of its word's 8 bytes (`1 + 18 + 8 <= 32`).
+unsafe impl WindowText<FLOAT_BOUND> for SignedText {
+    #[inline(always)]
+    fn write_into(self, window: &mut Window) -> usize {
+        // Stored either way, and kept only when negative: no branch on the sign.
+        window[0] = MaybeUninit::new(b'-');
+        let sign = usize::from(self.negative);
+        let (words, text_len, exponent) = self.text.layout();
+        for (index, word) in words.into_iter().enumerate() {
+            put_word(window, sign + 8 * index, word);
+        }
+        let end = sign + text_len;
+        match exponent {
+            Some((word, len)) => {
+                put_word(window, end, word);
+                end + len
+            }
+            None => end,
         }
     }
 }
 
-/// Three words as 24 bytes, each word's low byte first.
+/// Stores `word`'s bytes, low byte first, at `window[at..at + 8]`.
 #[inline(always)]
-fn words_text(words: [u64; 3]) -> [u8; 24] {
-    let mut text = [0u8; 24];
-    for (chunk, word) in text.chunks_exact_mut(8).zip(words) {
-        chunk.copy_from_slice(&word.to_le_bytes());
-    }
-    text
+fn put_word(window: &mut Window, at: usize, word: u64) {
+    window[at..at + 8].copy_from_slice(&word.to_le_bytes().map(MaybeUninit::new));
 }
 
 /// The low `count` (0..=7) bytes of a word set.
@@ -189,6 +222,15 @@ fn exponent_text(exponent: i32) -> (u64, usize) {
     let minus = (u64::from(b'-') << 8) & low_bytes_mask(1 + sign);
     let word = u64::from(b'E') | minus | (digits << (8 * (1 + sign)));
     (word, (1 + sign + digit_count) as usize)
+}
+
+/// Appends a shortest decimal (JDK 19's digits of a non-zero value: `0 < significand < 10^17`,
+/// as every route of [`super::jdk19`] gives) in Java's layout, without [`DecimalText::fits`]'s
+/// test; `float` as for [`DecimalText::new`].
+#[inline(always)]
+pub(crate) fn write_shortest_text<S: ByteSink>(out: &mut S, negative: bool, decimal: Decimal, float: bool) {
+    debug_assert!(DecimalText::fits(decimal), "{decimal:?}");
+    DecimalText::new(decimal, float).write(out, negative);
 }
 
 /// Appends `decimal` (non-zero, trailing zeros allowed) in Java's layout; `float` as for

@@ -34,9 +34,11 @@ use crate::float::text::DecimalText;
 #[inline(always)]
 pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, significant_bits: i32) -> Option<DecimalText> {
     let decimal = placed.decimal;
-    if !placed.interior || !DecimalText::fits(decimal) {
+    // A placed decimal is a shortest one, which fits the text's frame.
+    if !placed.interior {
         return None;
     }
+    debug_assert!(DecimalText::fits(decimal), "{decimal:?}");
     let text = DecimalText::new(decimal, significant_bits <= 24);
     let (len, point) = (text.len as i32, text.point);
     // One digit: `1` may be a carry into a new leading digit (0.0999.. -> 0.1).
