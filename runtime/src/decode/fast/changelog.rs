@@ -41,13 +41,13 @@ struct BeforeAfter {
     delete: &'static [u8],
 }
 
-const DEBEZIUM: BeforeAfter = BeforeAfter {
+static DEBEZIUM: BeforeAfter = BeforeAfter {
     members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op\":")],
     inserts: &[b"c", b"r"],
     update: b"u",
     delete: b"d",
 };
-const OGG: BeforeAfter = BeforeAfter {
+static OGG: BeforeAfter = BeforeAfter {
     members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op_type\":")],
     inserts: &[b"I"],
     update: b"U",
