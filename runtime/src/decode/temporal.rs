@@ -106,6 +106,28 @@ pub(crate) fn parse_timestamp_bytes(text: &[u8], iso: bool, zulu: bool) -> Optio
     fixed_timestamp(text, iso, zulu).or_else(|| general_timestamp(text, iso, zulu))
 }
 
+/// A string in the fixed layout of [`fixed_timestamp`] at the start of `rest` (the bytes after
+/// its opening quote), read without looking for its end first: the timestamp and the bytes
+/// taken through the closing quote. The layout has no quote or backslash, so the text is the
+/// one a plain string read would give; `None` leaves any other text to [`parse_timestamp_bytes`].
+#[inline]
+pub(crate) fn fixed_quoted_timestamp(rest: &[u8], iso: bool, zulu: bool) -> Option<(DateTime, usize)> {
+    let mut end = 19;
+    if rest.get(end) == Some(&b'.') {
+        end += 1;
+        while rest.get(end).is_some_and(u8::is_ascii_digit) {
+            end += 1;
+        }
+    }
+    if zulu && rest.get(end) == Some(&b'Z') {
+        end += 1;
+    }
+    if rest.get(end) != Some(&b'"') {
+        return None;
+    }
+    Some((fixed_timestamp(&rest[..end], iso, zulu)?, end + 1))
+}
+
 /// [`parse_timestamp_bytes`] without the fixed-layout fast path: every form Flink's formatters read.
 fn general_timestamp(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
     let mut cursor = Cursor { text, pos: 0 };
@@ -121,6 +143,7 @@ fn general_timestamp(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
 }
 
 /// The value of the two ASCII digits at `at` (`at + 1 < text.len()`).
+#[inline(always)]
 fn two_digits(text: &[u8], at: usize) -> Option<i64> {
     let (tens, ones) = (text[at].wrapping_sub(b'0'), text[at + 1].wrapping_sub(b'0'));
     (tens < 10 && ones < 10).then(|| i64::from(tens * 10 + ones))
@@ -128,6 +151,7 @@ fn two_digits(text: &[u8], at: usize) -> Option<i64> {
 
 /// A `yyyy-MM-dd` prefix of `text` that every resolver reads alike (a four-digit year, a day
 /// that its month has): its epoch day; `None` sends the text to the general parser.
+#[inline(always)]
 fn fixed_date(text: &[u8]) -> Option<i64> {
     if text.len() < 10 || text[4] != b'-' || text[7] != b'-' {
         return None;
@@ -143,19 +167,9 @@ const FRACTION_SCALE: [i64; 10] = [0, 100_000_000, 10_000_000, 1_000_000, 100_00
 
 /// The layout Flink writes, `yyyy-MM-dd?HH:mm:ss[.f{1,9}][Z]` with values that every resolver
 /// reads alike (no 24:00, no day past its month's last), read without the general parser.
+#[inline(always)]
 fn fixed_timestamp(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
-    if text.len() < 19 {
-        return None;
-    }
-    let epoch_day = fixed_date(text)?;
-    let separator = if iso { b'T' } else { b' ' };
-    if text[10] != separator || text[13] != b':' || text[16] != b':' {
-        return None;
-    }
-    let (hour, minute, second) = (two_digits(text, 11)?, two_digits(text, 14)?, two_digits(text, 17)?);
-    if hour > 23 || minute > 59 || second > 59 {
-        return None;
-    }
+    let (epoch_day, second_of_day) = fixed_head(text.first_chunk::<19>()?, if iso { b'T' } else { b' ' })?;
     let mut rest = &text[19..];
     if zulu {
         rest = rest.strip_suffix(b"Z")?;
@@ -177,7 +191,65 @@ fn fixed_timestamp(text: &[u8], iso: bool, zulu: bool) -> Option<DateTime> {
     } else if !rest.is_empty() {
         return None;
     }
-    Some(DateTime { epoch_day, nano_of_day: ((hour * 60 + minute) * 60 + second) * 1_000_000_000 + nano })
+    Some(DateTime { epoch_day, nano_of_day: second_of_day * 1_000_000_000 + nano })
+}
+
+/// ASCII `0` in every byte.
+const ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// The bytes of `word` that `digits` selects (0xFF each) as digit values, the others zero;
+/// `None` when one of them is not an ASCII digit.
+#[inline(always)]
+fn digit_values(word: u64, digits: u64) -> Option<u64> {
+    let values = (word ^ ZEROS) & digits;
+    // A digit leaves a nibble, and adding 6 to it carries into bit 4 from 10 on.
+    let nibbles = values & 0xF0F0_F0F0_F0F0_F0F0 == 0;
+    let below_ten = (values + (0x0606_0606_0606_0606 & digits)) & 0x1010_1010_1010_1010 == 0;
+    (nibbles && below_ten).then_some(values)
+}
+
+/// The number of the two digit values at bytes `at` and `at + 1` of `values`.
+#[inline(always)]
+fn pair(values: u64, at: u32) -> i64 {
+    (((values >> (8 * at)) & 0xFF) * 10 + ((values >> (8 * at + 8)) & 0xFF)) as i64
+}
+
+/// `yyyy-MM-dd?HH:mm:ss` (`?` the `separator`) with values every resolver reads alike (no
+/// 24:00, no day past its month's last): its epoch day and second of the day. Read a word at a
+/// time: `yyyy-MM-`, `dd?` and `HH:mm:ss`.
+#[inline(always)]
+fn fixed_head(text: &[u8; 19], separator: u8) -> Option<(i64, i64)> {
+    let word = |at: usize| u64::from_le_bytes(text[at..at + 8].try_into().expect("eight bytes"));
+    let (date, day, time) = (word(0), word(8), word(11));
+    let separators = date & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000
+        && day & 0xFF_0000 == u64::from(separator) << 16
+        && time & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000;
+    if !separators {
+        return None;
+    }
+    let date = digit_values(date, 0x00FF_FF00_FFFF_FFFF)?;
+    let day = pair(digit_values(day, 0xFFFF)?, 0);
+    let time = digit_values(time, 0xFFFF_00FF_FF00_FFFF)?;
+    let (year, month) = (pair(date, 0) * 100 + pair(date, 2), pair(date, 5));
+    let (hour, minute, second) = (pair(time, 0), pair(time, 3), pair(time, 6));
+    let valid = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
+    if !valid || hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    Some((four_digit_days_from_civil(year, month, day), (hour * 60 + minute) * 60 + second))
+}
+
+/// [`days_from_civil`] of a year in `0..=9999`, in unsigned arithmetic (its divisions by
+/// constants are cheaper): the year counted 400 later, one era more, so it never goes below 0.
+#[inline(always)]
+fn four_digit_days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let (year, month, day) = (year as u64, month as u64, day as u64);
+    let y = year + 400 - u64::from(month <= 2);
+    let (era, yoe) = (y / 400, y % 400);
+    let mp = if month > 2 { month - 3 } else { month + 9 };
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    (era * 146_097 + doe) as i64 - 719_468 - 146_097
 }
 
 fn date(cursor: &mut Cursor, resolver: Resolver) -> Option<i64> {
@@ -290,6 +362,7 @@ pub(crate) fn days_in_month(year: i64, month: i64) -> i64 {
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date.
+#[inline]
 pub(crate) fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
@@ -372,6 +445,43 @@ mod tests {
             let mut cursor = Cursor { text: day.as_bytes(), pos: 0 };
             let strict = date(&mut cursor, Resolver::Strict).filter(|_| cursor.done());
             assert_eq!(parse_date(day), strict, "{day}");
+        }
+    }
+
+    #[test]
+    fn each_byte_of_the_fixed_layout_changed_reads_as_the_general_parser_does() {
+        for text in ["2023-11-14 22:13:20.123", "0000-02-29T23:59:59Z", "9999-12-31 00:00:00.5Z"] {
+            for at in 0..text.len() {
+                for byte in 0..=255u8 {
+                    let mut bytes = text.as_bytes().to_vec();
+                    bytes[at] = byte;
+                    for (iso, zulu) in [(false, false), (true, false), (false, true), (true, true)] {
+                        let parsed = parse_timestamp_bytes(&bytes, iso, zulu);
+                        assert_eq!(parsed, general_timestamp(&bytes, iso, zulu), "{bytes:?} {iso} {zulu}");
+                        // As a JSON string: the text a plain string read gives ends at a quote
+                        // or backslash.
+                        let quoted = [&bytes[..], b"\","].concat();
+                        let plain = quoted.iter().position(|&b| b == b'"' || b == b'\\').expect("a quote");
+                        if let Some((fixed, taken)) = fixed_quoted_timestamp(&quoted, iso, zulu) {
+                            assert_eq!(
+                                (Some(fixed), taken),
+                                (parse_timestamp_bytes(&quoted[..plain], iso, zulu), plain + 1)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn four_digit_years_count_days_as_the_general_formula() {
+        for year in 0..=9999 {
+            for month in 1..=12 {
+                for day in [1, 28, days_in_month(year, month)] {
+                    assert_eq!(four_digit_days_from_civil(year, month, day), days_from_civil(year, month, day));
+                }
+            }
         }
     }
 

@@ -162,6 +162,7 @@ impl<'a> Cell<'a> {
     }
 
     /// Runs `write` on every non-null row and marks the null ones.
+    #[inline(always)]
     fn each(&self, out: &mut Target<'_>, mut write: impl FnMut(&mut Target<'_>, usize)) {
         match self.nulls {
             None => (0..out.rows()).for_each(|row| write(out, row)),
@@ -277,17 +278,20 @@ impl<'a> Target<'a> {
         self.cursors.len()
     }
 
+    #[inline(always)]
     fn null(&mut self, row: usize) {
         self.data[self.offsets[row] + self.null_byte] |= self.null_mask;
     }
 
     /// A fixed-size value at the start of the field's (zeroed) slot.
+    #[inline(always)]
     fn slot(&mut self, row: usize, value: &[u8]) {
         let at = self.offsets[row] + self.slot;
         self.data[at..at + value.len()].copy_from_slice(value);
     }
 
     /// Up to 7 bytes in the slot, the slot's last byte `0x80 | length`.
+    #[inline(always)]
     fn inline(&mut self, row: usize, value: &[u8]) {
         self.slot(row, value);
         self.data[self.offsets[row] + self.slot + 7] = 0x80 | value.len() as u8;
@@ -295,6 +299,7 @@ impl<'a> Target<'a> {
 
     /// `value` at the row's variable cursor, which moves on by `reserved`; the slot holds the
     /// value's offset in the row and `size`.
+    #[inline(always)]
     fn variable(&mut self, row: usize, value: &[u8], reserved: usize, size: u32) {
         let cursor = self.cursors[row];
         let at = self.offsets[row] + cursor;

@@ -36,22 +36,23 @@ pub(crate) fn read_changelog(
 /// A before/after envelope's members (`before`, `after`, the operation) and operation codes.
 struct BeforeAfter {
     members: [Prefix; 3],
-    inserts: &'static [&'static [u8]],
-    update: &'static [u8],
-    delete: &'static [u8],
+    /// Each code is one byte: compared as a byte, not as a slice (a `memcmp` call each).
+    inserts: &'static [u8],
+    update: u8,
+    delete: u8,
 }
 
-const DEBEZIUM: BeforeAfter = BeforeAfter {
+static DEBEZIUM: BeforeAfter = BeforeAfter {
     members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op\":")],
-    inserts: &[b"c", b"r"],
-    update: b"u",
-    delete: b"d",
+    inserts: b"cr",
+    update: b'u',
+    delete: b'd',
 };
-const OGG: BeforeAfter = BeforeAfter {
+static OGG: BeforeAfter = BeforeAfter {
     members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op_type\":")],
-    inserts: &[b"I"],
-    update: b"U",
-    delete: b"D",
+    inserts: b"I",
+    update: b'U',
+    delete: b'D',
 };
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -107,7 +108,7 @@ fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &m
 /// The rows of the operation, when they are exactly the images written, in their order.
 fn kinds(names: &BeforeAfter, images: &Images) -> Option<RowKinds> {
     use Image::{After, Before};
-    let op = images.op?;
+    let &[op] = images.op? else { return None };
     match images.written {
         [Some(After), None] if names.inserts.contains(&op) => Some(RowKinds::all(INSERT, 1)),
         [Some(Before), Some(After)] if op == names.update => Some(RowKinds::updates(1)),

@@ -44,7 +44,7 @@ enum Old {
 }
 
 /// canal's members (maxwell's are the first three): bit `k` in `Envelope::seen` for member `k`.
-const MEMBERS: [Prefix; 5] = [
+static MEMBERS: [Prefix; 5] = [
     Prefix::of(b"\"data\":"),
     Prefix::of(b"\"old\":"),
     Prefix::of(b"\"type\":"),

@@ -447,7 +447,17 @@ pub(crate) fn time(scan: &mut Scan, limits: &PlanLimits, column: &mut Column) ->
 #[inline]
 pub(crate) fn timestamp(scan: &mut Scan, ltz: bool, limits: &PlanLimits, column: &mut Column) -> Option<()> {
     let Column::Timestamp(cells) = column else { return None };
-    let parsed = temporal::parse_timestamp_bytes(temporal_text(scan)?, limits.iso_timestamps, ltz)?;
+    let (iso, rest) = (limits.iso_timestamps, &scan.input[scan.pos..]);
+    let parsed = match rest.split_first() {
+        Some((b'"', text)) => match temporal::fixed_quoted_timestamp(text, iso, ltz) {
+            Some((parsed, taken)) => {
+                scan.pos += 1 + taken;
+                parsed
+            }
+            None => temporal::parse_timestamp_bytes(temporal_text(scan)?, iso, ltz)?,
+        },
+        _ => temporal::parse_timestamp_bytes(temporal_text(scan)?, iso, ltz)?,
+    };
     cells.push((parsed.epoch_millis(), parsed.nano_of_milli()));
     Some(())
 }

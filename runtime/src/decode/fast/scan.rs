@@ -80,11 +80,16 @@ impl<'a> Scan<'a> {
     #[inline]
     pub fn eat_prefix(&mut self, prefix: &Prefix) -> bool {
         let rest = &self.input[self.pos..];
-        let found = match rest.first_chunk::<16>() {
-            Some(chunk) if prefix.len() <= 16 => {
-                let (low, high) = chunk.split_at(8);
-                let word = |half: &[u8]| u64::from_le_bytes(half.try_into().expect("eight bytes"));
-                word(low) & prefix.masks[0] == prefix.words[0] && word(high) & prefix.masks[1] == prefix.words[1]
+        let words_match = |bytes: u128| {
+            let (low, high) = (bytes as u64, (bytes >> 64) as u64);
+            low & prefix.masks[0] == prefix.words[0] && high & prefix.masks[1] == prefix.words[1]
+        };
+        let found = match (rest.first_chunk::<16>(), self.input.last_chunk::<16>()) {
+            (Some(chunk), _) if prefix.len() <= 16 => words_match(u128::from_le_bytes(*chunk)),
+            // Within the message's last 16 bytes (a changelog's operation member): those bytes
+            // shifted down to the position, rather than a `memcmp` call.
+            (None, Some(last)) if prefix.len() <= rest.len() => {
+                words_match(u128::from_le_bytes(*last) >> (8 * (16 - rest.len())))
             }
             _ => rest.starts_with(&prefix.bytes),
         };
