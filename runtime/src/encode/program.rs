@@ -528,8 +528,8 @@ impl<'s, 'a> ProgramRows<'s, 'a> {
         Ok(ProgramRows { key, value: BoundSide::bind(value, columns, rows)? })
     }
 
-    /// Runs `run` with the writer of these rows: one whose value side is inlined into the row
-    /// loop when it is one run of scalars.
+    /// Runs `run` with the writer of these rows: one whose sides are inlined into the row loop
+    /// when they are runs of scalars (`lone_run.rs`).
     pub(crate) fn run<R: RowsRun>(&mut self, run: R) -> R::Output {
         lone_run::run_rows(self, run)
     }

@@ -1,8 +1,9 @@
 //! A side whose fields are all scalar, a "lone run": its whole object in one reservation, with
-//! the separator rule and the names' chunk width fixed as types. The key's is reached through a
-//! function pointer per row; the value's is inlined into a row loop of its own, picked once per
-//! batch, so a row costs no call frame and the run's setup is hoisted out of the loop, as in
-//! generated rows (docs/performance.md).
+//! the separator rule and the names' chunk width fixed as types. The common ones are inlined into
+//! a row loop of their own, picked once per batch, so a row costs no call frame, as in generated
+//! rows; the others are reached through a function pointer per row (docs/performance.md).
+use std::marker::PhantomData;
+
 use super::{BoundField, BoundSide, ProgramRows, Segment, NAME_CHUNK};
 use crate::encode::context::{WriteContext, WriteResult};
 use crate::encode::row_writer::{RowWriter, RowsRun};
@@ -23,32 +24,71 @@ pub(super) fn lone_run_writer(skip_nulls: bool, name_width: usize) -> LoneRun {
     }
 }
 
-/// Runs `run` over `rows` with a [`RowWriter`] whose value side, when it is a lone run, is
-/// written inline for its separator rule and chunk width.
+/// Runs `run` over `rows` with a [`RowWriter`] that writes each side that is a lone run inline,
+/// for its separator rule and chunk width: any such value side, a key side without
+/// `encode.ignore-null-fields` whose names fit a chunk. Other sides (and names longer than a
+/// chunk) go through [`BoundSide::write`].
 pub(super) fn run_rows<R: RowsRun>(rows: &mut ProgramRows<'_, '_>, run: R) -> R::Output {
-    let Some(width) = rows.value.lone_width() else { return run.run(rows) };
-    match (rows.value.fields.skip_nulls, width) {
-        (false, 16) => run.run(&mut LoneValue::<false, 16>(rows)),
-        (false, NAME_CHUNK) => run.run(&mut LoneValue::<false, NAME_CHUNK>(rows)),
-        (false, _) => run.run(&mut LoneValue::<false, 0>(rows)),
-        (true, 16) => run.run(&mut LoneValue::<true, 16>(rows)),
-        (true, NAME_CHUNK) => run.run(&mut LoneValue::<true, NAME_CHUNK>(rows)),
-        (true, _) => run.run(&mut LoneValue::<true, 0>(rows)),
+    let key = rows.key.as_ref().and_then(|k| Some((k.fields.skip_nulls, k.lone_width()?)));
+    match key {
+        Some((false, 16)) => with_value::<Lone<false, 16>, R>(rows, run),
+        Some((false, NAME_CHUNK)) => with_value::<Lone<false, NAME_CHUNK>, R>(rows, run),
+        _ => with_value::<AnySide, R>(rows, run),
     }
 }
 
-/// The dynamic rows of a batch whose value side is a lone run of this separator rule and width.
-struct LoneValue<'r, 's, 'a, const SKIP_NULLS: bool, const WIDTH: usize>(&'r mut ProgramRows<'s, 'a>);
+/// [`run_rows`] with the key side's writer `K` chosen.
+fn with_value<K: SideWriter, R: RowsRun>(rows: &mut ProgramRows<'_, '_>, run: R) -> R::Output {
+    let value = rows.value.lone_width().map(|width| (rows.value.fields.skip_nulls, width));
+    match value {
+        Some((false, 16)) => run.run(&mut Picked::<K, Lone<false, 16>>(rows, PhantomData)),
+        Some((false, NAME_CHUNK)) => run.run(&mut Picked::<K, Lone<false, NAME_CHUNK>>(rows, PhantomData)),
+        Some((true, 16)) => run.run(&mut Picked::<K, Lone<true, 16>>(rows, PhantomData)),
+        Some((true, NAME_CHUNK)) => run.run(&mut Picked::<K, Lone<true, NAME_CHUNK>>(rows, PhantomData)),
+        _ => run.run(&mut Picked::<K, AnySide>(rows, PhantomData)),
+    }
+}
 
-impl<const SKIP_NULLS: bool, const WIDTH: usize> RowWriter for LoneValue<'_, '_, '_, SKIP_NULLS, WIDTH> {
+/// How a row loop writes one side's object.
+trait SideWriter {
+    fn write(side: &mut BoundSide<'_, '_>, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;
+}
+
+/// A lone run of this separator rule and chunk width, inlined.
+enum Lone<const SKIP_NULLS: bool, const WIDTH: usize> {}
+
+impl<const SKIP_NULLS: bool, const WIDTH: usize> SideWriter for Lone<SKIP_NULLS, WIDTH> {
+    #[inline(always)]
+    fn write(side: &mut BoundSide<'_, '_>, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
+        fill_lone_run::<SKIP_NULLS, WIDTH>(side, cx, out, row)
+    }
+}
+
+/// Any side, through [`BoundSide::write`].
+enum AnySide {}
+
+impl SideWriter for AnySide {
+    #[inline(always)]
+    fn write(side: &mut BoundSide<'_, '_>, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
+        side.write(cx, out, row)
+    }
+}
+
+/// The dynamic rows of a batch with the key's writer `K` and the value's `V` fixed.
+struct Picked<'r, 's, 'a, K, V>(&'r mut ProgramRows<'s, 'a>, PhantomData<(K, V)>);
+
+impl<K: SideWriter, V: SideWriter> RowWriter for Picked<'_, '_, '_, K, V> {
     #[inline(always)]
     fn write_key(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
-        self.0.write_key(cx, out, row)
+        match &mut self.0.key {
+            Some(side) => K::write(side, cx, out, row),
+            None => Ok(()),
+        }
     }
 
     #[inline(always)]
     fn write_value(&mut self, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
-        fill_lone_run::<SKIP_NULLS, WIDTH>(&mut self.0.value, cx, out, row)
+        V::write(&mut self.0.value, cx, out, row)
     }
 }
 
