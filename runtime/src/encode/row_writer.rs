@@ -10,7 +10,7 @@ pub trait RowWriter {
 
 /// A row loop generic over its [`RowWriter`]: the dynamic encoder picks the writer per batch
 /// (its value side inlined when it is one run of scalars) and hands it to this.
-pub trait RowsRun {
+pub(crate) trait RowsRun {
     type Output;
     fn run<W: RowWriter>(self, writer: &mut W) -> Self::Output;
 }
