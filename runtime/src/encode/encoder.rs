@@ -3,10 +3,10 @@
 use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 
 use super::bind::{bind, undictionary, BoundColumn};
-use super::context::{ValueError, WriteContext, WriteResult};
+use super::context::{ValueError, WriteContext};
 use super::plan::{physical_fields, Plan};
 use super::program::{ProgramRows, SideFields};
-use super::row_writer::RowWriter;
+use super::row_writer::{RowWriter, RowsRun};
 use super::slab::{KeyValueSlabs, Slab};
 use crate::error::{KjsonError, Result};
 use crate::options::Compatibility;
@@ -29,22 +29,30 @@ impl SidePlan {
         SidePlan { fields, ctx: WriteContext::new(side.options.clone(), compatibility), envelope, label }
     }
 
-    /// Writes one record into `slab`: the row object written by `object`, inside the format's
-    /// envelope if it has one.
+    /// Writes one record into `slab`: the row's object on this side (`key`: the key, else the
+    /// value) written by `writer`, inside the format's envelope if it has one. The writer is
+    /// called here, not through a closure: a large closure stays a function of its own, a call
+    /// frame per row (docs/performance.md).
     #[inline(always)]
-    fn write_record(
+    fn write_record<W: RowWriter>(
         &self,
         slab: &mut Slab,
         row: usize,
         kind: RowKind,
-        object: impl FnOnce(&WriteContext, &mut Vec<u8>) -> WriteResult,
+        writer: &mut W,
+        key: bool,
     ) -> Result<()> {
         let start = slab.bytes.len();
         let wrap = self.envelope.wrap_for(kind);
         if let Some(w) = wrap {
             slab.bytes.extend_from_slice(w.before);
         }
-        object(&self.ctx, &mut slab.bytes).map_err(|e| row_error(self.label, e, row))?;
+        let written = if key {
+            writer.write_key(&self.ctx, &mut slab.bytes, row)
+        } else {
+            writer.write_value(&self.ctx, &mut slab.bytes, row)
+        };
+        written.map_err(|e| row_error(self.label, e, row))?;
         if let Some(w) = wrap {
             slab.bytes.extend_from_slice(w.after);
         }
@@ -108,13 +116,13 @@ fn encode_rows<W: RowWriter>(
     for row in 0..rows {
         // The key is always an insert-only row (Flink resets its RowKind).
         if let Some(key) = &sides.key {
-            key.write_record(&mut slabs.keys, row, RowKind::Insert, |cx, out| writer.write_key(cx, out, row))?;
+            key.write_record(&mut slabs.keys, row, RowKind::Insert, writer, true)?;
         }
         let kind = kinds.and_then(|k: &[i8]| RowKind::from_byte(k[row])).unwrap_or(RowKind::Insert);
         if sides.upsert && kind.is_retraction() {
             slabs.values.push_null();
         } else {
-            sides.value.write_record(&mut slabs.values, row, kind, |cx, out| writer.write_value(cx, out, row))?;
+            sides.value.write_record(&mut slabs.values, row, kind, writer, false)?;
         }
     }
     Ok(())
@@ -132,14 +140,29 @@ fn bind_and_encode_rows<B: RowBinder>(
         Some(mut writer) => encode_rows(sides, slabs, &mut writer, kinds, rows),
         None => {
             let key = sides.key.as_ref().map(|k| &k.fields);
-            let mut writer = ProgramRows::bind(key, &sides.value.fields, columns, rows)?;
-            encode_rows(sides, slabs, &mut writer, kinds, rows)
+            ProgramRows::bind(key, &sides.value.fields, columns, rows)?.run(RowLoop { sides, slabs, kinds, rows })
         }
     }
 }
 
+/// [`encode_rows`] for the writer the column programs pick per batch.
+struct RowLoop<'x, 'k> {
+    sides: &'x Sides,
+    slabs: &'x mut KeyValueSlabs,
+    kinds: Option<&'k Int8Array>,
+    rows: usize,
+}
+
+impl RowsRun for RowLoop<'_, '_> {
+    type Output = Result<()>;
+
+    fn run<W: RowWriter>(self, writer: &mut W) -> Result<()> {
+        encode_rows(self.sides, self.slabs, writer, self.kinds, self.rows)
+    }
+}
+
 /// The row loop of one kind of encoder, chosen at open: [`bind_and_encode_rows`] for its binder.
-type RowLoop = fn(&Sides, &mut KeyValueSlabs, &[BoundColumn<'_>], Option<&Int8Array>, usize) -> Result<()>;
+type RowLoopFn = fn(&Sides, &mut KeyValueSlabs, &[BoundColumn<'_>], Option<&Int8Array>, usize) -> Result<()>;
 
 /// How many Arrow encodings of the batch an [`EncoderCore`] keeps a plan for; the least recently
 /// used is dropped first.
@@ -157,7 +180,7 @@ pub struct EncoderCore {
     compatibility: Compatibility,
     column_names: Vec<String>,
     sides: Sides,
-    row_loop: RowLoop,
+    row_loop: RowLoopFn,
     /// Most recently used first.
     plans: Vec<Plan>,
     slabs: KeyValueSlabs,

@@ -16,9 +16,9 @@ use super::bind::BoundColumn;
 use super::context::{WriteContext, WriteResult};
 use super::layout::{self, FieldLabel};
 use super::plan::field_name_json;
-use super::row_writer::RowWriter;
+use super::row_writer::{RowWriter, RowsRun};
 use crate::error::Result;
-use crate::spelling::sink::{fill_reserved, with_reserved, ByteSink, FillReserved, Reserved};
+use crate::spelling::sink::{with_reserved, ByteSink, Reserved};
 use nested::{NestedProgram, RowFieldName};
 
 /// A column bound for one batch: the accessor of its value type (of a nested column, the tree of
@@ -67,7 +67,9 @@ macro_rules! on_scalar {
     };
 }
 
+mod lone_run;
 mod nested;
+use lone_run::{lone_run_writer, LoneRun};
 pub(crate) use nested::write_merged_rows;
 
 impl<'a> ColumnProgram<'a> {
@@ -481,18 +483,21 @@ struct BoundSide<'s, 'a> {
     lone_run: Option<LoneRun>,
 }
 
-/// The writer of a side whose fields are all scalar, its separator rule and chunk width fixed.
-type LoneRun = fn(&mut BoundSide<'_, '_>, &WriteContext, &mut Vec<u8>, usize) -> WriteResult;
-
 impl<'s, 'a> BoundSide<'s, 'a> {
     fn bind(fields: &'s SideFields, columns: &'a [BoundColumn<'a>], rows: usize) -> Result<Self> {
         let bound = fields.bind(columns)?;
         let segments = fields.segments(&bound, rows);
-        let lone_run = match segments.as_slice() {
-            [Segment::Scalars { name_width, .. }] => Some(lone_run_writer(fields.skip_nulls, *name_width)),
+        let mut side = BoundSide { fields, bound, segments, lone_run: None };
+        side.lone_run = side.lone_width().map(|width| lone_run_writer(fields.skip_nulls, width));
+        Ok(side)
+    }
+
+    /// The chunk width of the side's names if its fields are one run of scalars.
+    fn lone_width(&self) -> Option<usize> {
+        match self.segments.as_slice() {
+            [Segment::Scalars { name_width, .. }] => Some(*name_width),
             _ => None,
-        };
-        Ok(BoundSide { fields, bound, segments, lone_run })
+        }
     }
 
     #[inline(always)]
@@ -501,58 +506,6 @@ impl<'s, 'a> BoundSide<'s, 'a> {
             Some(write) => write(self, cx, out, row),
             None => self.fields.write_object(&self.segments, &mut self.bound, cx, out, row),
         }
-    }
-}
-
-/// The [`LoneRun`] for a side's separator rule and its names' chunk width.
-fn lone_run_writer(skip_nulls: bool, name_width: usize) -> LoneRun {
-    match (skip_nulls, name_width) {
-        (false, 16) => write_lone_run::<false, 16>,
-        (false, NAME_CHUNK) => write_lone_run::<false, NAME_CHUNK>,
-        (false, _) => write_lone_run::<false, 0>,
-        (true, 16) => write_lone_run::<true, 16>,
-        (true, NAME_CHUNK) => write_lone_run::<true, NAME_CHUNK>,
-        (true, _) => write_lone_run::<true, 0>,
-    }
-}
-
-/// A side's whole object when its fields are one run of scalars: the reservation, the braces and
-/// the fields in one function, reached through one call per row, where the segment loop reserved
-/// and called [`write_run`] per row (docs/performance.md).
-#[inline(never)]
-fn write_lone_run<const SKIP_NULLS: bool, const WIDTH: usize>(
-    side: &mut BoundSide<'_, '_>,
-    cx: &WriteContext,
-    out: &mut Vec<u8>,
-    row: usize,
-) -> WriteResult {
-    let Some(Segment::Scalars { fixed, bounds, .. }) = side.segments.first() else { return Ok(()) };
-    // `fixed` counts the `}`; under SKIP_NULLS the `{` is written apart from the first name.
-    let reserve = run_reserve(*fixed, bounds, row) + usize::from(SKIP_NULLS);
-    fill_reserved(out, reserve, LoneRunFields::<SKIP_NULLS, WIDTH> { run: &mut side.bound, row, cx })
-}
-
-/// The braces and fields of [`write_lone_run`], written into its reservation.
-struct LoneRunFields<'r, 's, 'a, 'c, const SKIP_NULLS: bool, const WIDTH: usize> {
-    run: &'r mut [BoundField<'s, 'a>],
-    row: usize,
-    cx: &'c WriteContext,
-}
-
-impl<const SKIP_NULLS: bool, const WIDTH: usize> FillReserved for LoneRunFields<'_, '_, '_, '_, SKIP_NULLS, WIDTH> {
-    type Output = WriteResult;
-
-    #[inline(always)]
-    fn fill(self, w: &mut Reserved<'_>) -> WriteResult {
-        if SKIP_NULLS {
-            w.put_byte(b'{');
-        }
-        let first = &mut true;
-        for BoundField { program, name } in self.run {
-            program.write_field::<SKIP_NULLS, WIDTH, _>(w, name, self.row, self.cx, first)?;
-        }
-        w.put_byte(b'}');
-        Ok(())
     }
 }
 
@@ -573,6 +526,12 @@ impl<'s, 'a> ProgramRows<'s, 'a> {
     ) -> Result<Self> {
         let key = key.map(|k| BoundSide::bind(k, columns, rows)).transpose()?;
         Ok(ProgramRows { key, value: BoundSide::bind(value, columns, rows)? })
+    }
+
+    /// Runs `run` with the writer of these rows: one whose sides are inlined into the row loop
+    /// when they are runs of scalars (`lone_run.rs`).
+    pub(crate) fn run<R: RowsRun>(&mut self, run: R) -> R::Output {
+        lone_run::run_rows(self, run)
     }
 }
 
