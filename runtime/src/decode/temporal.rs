@@ -204,7 +204,7 @@ fn digit_values(word: u64, digits: u64) -> Option<u64> {
     let values = (word ^ ZEROS) & digits;
     // A digit leaves a nibble, and adding 6 to it carries into bit 4 from 10 on.
     let nibbles = values & 0xF0F0_F0F0_F0F0_F0F0 == 0;
-    let below_ten = (values + (0x0606_0606_0606_0606 & digits)) & 0x1010_1010_1010_1010 == 0;
+    let below_ten = (values.wrapping_add(0x0606_0606_0606_0606 & digits)) & 0x1010_1010_1010_1010 == 0;
     (nibbles && below_ten).then_some(values)
 }
 

@@ -13,12 +13,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -78,7 +80,33 @@ public final class KafkaBroker implements AutoCloseable {
     public void createTopic(String name, int partitions) throws Exception {
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            awaitLeaders(admin, name);
         }
+    }
+
+    /**
+     * Waits until every partition of the topic has a leader: on a loaded machine a producer that
+     * starts sooner can queue a partition's records until they expire.
+     */
+    private static void awaitLeaders(Admin admin, String topic) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        Object last = "no answer";
+        while (System.nanoTime() < deadline) {
+            try {
+                TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
+                        .get(30, TimeUnit.SECONDS).get(topic);
+                if (description.partitions().stream().allMatch(partition -> partition.leader() != null
+                        && !partition.leader().isEmpty())) {
+                    return;
+                }
+                last = description;
+            } catch (ExecutionException e) {
+                // The topic's metadata may not have reached the broker's cache yet.
+                last = e.getCause();
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("topic " + topic + " has partitions without a leader after 60 s: " + last);
     }
 
     public Admin admin() {
