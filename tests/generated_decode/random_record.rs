@@ -244,3 +244,83 @@ fn timestamp(rng: &mut Rng) -> String {
     ];
     rng.pick(&forms).into()
 }
+
+/// A changelog message of `format` (`debezium-json`, `ogg-json`, `maxwell-json`, `canal-json`)
+/// around rows of `fields`: every operation, images null, the members sources add, and when
+/// `malformed` members missing, repeated or of the wrong type, unknown operations, tombstones
+/// and the whole-message departures of [`record`].
+pub fn envelope(rng: &mut Rng, format: &str, fields: &Fields, malformed: bool) -> Option<Vec<u8>> {
+    if malformed && rng.chance(20) {
+        return None;
+    }
+    let mut members = match format {
+        "debezium-json" => before_after(rng, fields, malformed, "op", ["c", "r", "u", "d"]),
+        "ogg-json" => before_after(rng, fields, malformed, "op_type", ["I", "I", "U", "D"]),
+        "maxwell-json" => data_old(rng, fields, malformed, false),
+        _ => data_old(rng, fields, malformed, true),
+    };
+    if rng.chance(200) {
+        let extra = rng.pick(&["\"ts_ms\":1700000000000", "\"source\":{\"db\":\"d\",\"pos\":[1,2]}", "\"xid\":null"]);
+        let at = rng.below(members.len() + 1);
+        members.insert(at, extra.to_string());
+    }
+    if malformed {
+        if rng.chance(80) && !members.is_empty() {
+            members.remove(rng.below(members.len()));
+        }
+        if rng.chance(60) && !members.is_empty() {
+            let again = members[rng.below(members.len())].clone();
+            members.push(again);
+        }
+        if rng.chance(60) && members.len() > 1 {
+            let (a, b) = (rng.below(members.len()), rng.below(members.len()));
+            members.swap(a, b);
+        }
+    }
+    let text = format!("{{{}}}", members.join(","));
+    Some(if malformed { mangle(rng, text, fields) } else { text }.into_bytes())
+}
+
+/// debezium's and ogg's `before`, `after` and operation (`codes`: insert, read, update, delete).
+fn before_after(rng: &mut Rng, fields: &Fields, malformed: bool, op: &str, codes: [&str; 4]) -> Vec<String> {
+    let k = rng.below(4);
+    let image = |rng: &mut Rng, present: bool| match present {
+        true => object(rng, fields, 1, malformed),
+        false => "null".to_string(),
+    };
+    let before = image(rng, k >= 2);
+    let after = image(rng, k != 3);
+    let code = match malformed && rng.chance(80) {
+        true => rng.pick(&["\"x\"", "1", "null", "\"cc\"", "\"\"", "{}"]).to_string(),
+        false => format!("\"{}\"", codes[k]),
+    };
+    vec![format!("\"before\":{before}"), format!("\"after\":{after}"), format!("\"{op}\":{code}")]
+}
+
+/// canal's (`data` and `old` arrays) and maxwell's (one object each) members: an operation, its
+/// rows, and for an update `old`, the previous values of some fields.
+fn data_old(rng: &mut Rng, fields: &Fields, malformed: bool, canal: bool) -> Vec<String> {
+    let ops =
+        if canal { ["INSERT", "UPDATE", "DELETE", "CREATE"] } else { ["insert", "update", "delete", "bootstrap"] };
+    let k = rng.below(if malformed { 4 } else { 3 });
+    let count = if canal { 1 + rng.below(2) } else { 1 };
+    let data: Vec<String> = (0..count).map(|_| object(rng, fields, 1, malformed)).collect();
+    let old: Vec<String> = (0..count)
+        .map(|_| {
+            let changed: Fields = fields.iter().filter(|_| rng.chance(300)).cloned().collect();
+            object(rng, &changed, 1, malformed)
+        })
+        .collect();
+    let list = |rows: &[String]| if canal { format!("[{}]", rows.join(",")) } else { rows[0].clone() };
+    let mut members = vec![format!("\"data\":{}", list(&data))];
+    if k == 1 || (malformed && rng.chance(100)) {
+        members.push(format!("\"old\":{}", list(&old)));
+    } else if canal || rng.chance(500) {
+        members.push("\"old\":null".into());
+    }
+    members.push(format!("\"type\":\"{}\"", ops[k]));
+    let names = if rng.chance(100) { ["\"other\"", "\"t2\""] } else { ["\"db\"", "\"t\""] };
+    members.push(format!("\"database\":{}", names[0]));
+    members.push(format!("\"table\":{}", names[1]));
+    members
+}

@@ -1,13 +1,14 @@
 //! The read side: a scan spec (`SinkSpec::from_source_ddl`) -> the source of a decoder
-//! specialized to its json value side. The generated code holds the side's member names as
-//! constants, each field's column and the reader of its type, chosen here; everything else (the
-//! row loop, the readers, giving up to the Jackson-exact decoders) is
-//! `kjson_runtime::decode_support`.
+//! specialized to its row objects: a json value side's, the rows in a changelog envelope
+//! (debezium-json, canal-json, maxwell-json, ogg-json) and a json key side's. The generated code
+//! holds each side's member names as constants, each field's column and the reader of its
+//! type, chosen here; everything else (the row loop, the readers, the envelopes, giving up to
+//! the Jackson-exact decoders) is `kjson_runtime::decode_support`.
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use kjson_runtime::{
-    canonical_scan_spec, scan_fingerprint, Format, IntervalKind, KjsonError, LogicalType, RowField, SinkSpec,
+    canonical_scan_spec, scan_fingerprint, Format, IntervalKind, KjsonError, LogicalType, RowField, SideSpec, SinkSpec,
 };
 
 use crate::format_tokens;
@@ -30,36 +31,32 @@ pub struct GeneratedDecoder {
     pub code: String,
 }
 
-/// The decoder of a scan `spec`, or `None` when its value side is not one the generated
-/// reader covers (another format than json, a type or name only the dynamic decoder reads).
+/// The decoder of a scan `spec`, or `None` when neither side is one the generated reader covers
+/// (another key format than json, a type or name only the dynamic decoder reads).
 pub fn generate_decoder(spec: &SinkSpec, origin: &str) -> Result<Option<GeneratedDecoder>, KjsonError> {
-    if spec.value.format != Format::Json {
+    let name = upper_camel_case(&spec.table_name, "Sink");
+    let base = format!("{name}Decoder");
+    let mut rows = Rows { base: name.clone(), items: Vec::new() };
+    let key = spec.key.as_ref().filter(|key| key.format == Format::Json);
+    let key = key.and_then(|key| rows.side(spec, key, &format_ident!("{name}Key"), "the key side", false));
+    let value = rows.side(spec, &spec.value, &format_ident!("{name}Value"), "the value side", true);
+    if key.is_none() && value.is_none() {
         return Ok(None);
     }
     let canonical = canonical_scan_spec(spec);
     let fingerprint = scan_fingerprint(spec);
-    let base = format!("{}Decoder", upper_camel_case(&spec.table_name, "Sink"));
-    let fields: Vec<RowField> = spec
-        .value
-        .projection
-        .iter()
-        .zip(&spec.value.field_names)
-        .map(|(&at, name)| RowField {
-            name: name.clone(),
-            data_type: spec.columns[at].data_type.clone(),
-            description: None,
-        })
-        .collect();
-    let mut rows = Rows { base: base.clone(), items: Vec::new() };
-    let Some(body) = rows.row(&format_ident!("{base}"), &fields, &spec.value.projection, 1, "the value side") else {
-        return Ok(None);
-    };
     let schema = format_ident!("{base}");
     let fingerprint_literal: Literal =
         format!("{fingerprint:#018x}").parse().map_err(|_| KjsonError::internal("bad fingerprint literal"))?;
     let (canonical_literal, name_literal) = (Literal::string(&canonical), Literal::string(&base));
     let table = &spec.table_name;
-    let doc = format!(" The generated decoder of the json value side of table `{table}`.");
+    let doc = format!(" The generated decoder of table `{table}` (scan side).");
+    let side_const = |side: &Option<(syn::Ident, TokenStream)>| match side {
+        Some((ty, _)) => quote!(Some(rt::SideRow::of::<#ty>())),
+        None => quote!(None),
+    };
+    let (key_const, value_const) = (side_const(&key), side_const(&value));
+    let bodies = key.iter().chain(&value).map(|(_, body)| body);
     let items = &rows.items;
     let tokens = quote! {
         use ::kjson_runtime::decode_support as rt;
@@ -71,9 +68,11 @@ pub fn generate_decoder(spec: &SinkSpec, origin: &str) -> Result<Option<Generate
             const FINGERPRINT: u64 = #fingerprint_literal;
             const CANONICAL_SPEC: &'static str = #canonical_literal;
             const TYPE_NAME: &'static str = #name_literal;
+            const KEY: Option<rt::SideRow> = #key_const;
+            const VALUE: Option<rt::SideRow> = #value_const;
         }
 
-        #body
+        #(#bodies)*
         #(#items)*
     };
     let mut code = format!(
@@ -97,6 +96,41 @@ struct Rows {
 }
 
 impl Rows {
+    /// The row type `ty` of one side and its `GeneratedRow` impl, or `None` when the runtime
+    /// reads the side without a one-pass plan (a MAP or MULTISET outside a json value, a
+    /// debezium envelope with its schema) or a field is not covered.
+    fn side(
+        &mut self,
+        spec: &SinkSpec,
+        side: &SideSpec,
+        ty: &syn::Ident,
+        what: &str,
+        value: bool,
+    ) -> Option<(syn::Ident, TokenStream)> {
+        let fields: Vec<RowField> = side
+            .projection
+            .iter()
+            .zip(&side.field_names)
+            .map(|(&at, name)| RowField {
+                name: name.clone(),
+                data_type: spec.columns[at].data_type.clone(),
+                description: None,
+            })
+            .collect();
+        let json_value = value && side.format == Format::Json;
+        if !json_value && fields.iter().any(|f| has_map_like(&f.data_type.logical)) {
+            return None;
+        }
+        if side.format == Format::DebeziumJson && side.options.schema_include {
+            return None;
+        }
+        // A value row writes the table's columns; a key row its own, from 0.
+        let columns = if value { &side.projection[..] } else { &[] };
+        let body = self.row(ty, &fields, columns, 1, what)?;
+        let doc = format!(" The row of {what}.");
+        Some((ty.clone(), quote! { #[doc = #doc] pub struct #ty; #body }))
+    }
+
     /// `impl GeneratedRow for #ty` of `fields` (writing `columns`), or `None` when a field is
     /// not covered.
     fn row(
@@ -191,6 +225,16 @@ impl Rows {
             LogicalType::Multiset(element) if is_string(&element.logical) => simple("multiset"),
             _ => return None,
         })
+    }
+}
+
+/// Whether a MAP or MULTISET is in `ty`, at any depth.
+fn has_map_like(ty: &LogicalType) -> bool {
+    match ty {
+        LogicalType::Map { .. } | LogicalType::Multiset(_) => true,
+        LogicalType::Array(element) => has_map_like(&element.logical),
+        LogicalType::Row(fields) => fields.iter().any(|f| has_map_like(&f.data_type.logical)),
+        _ => false,
     }
 }
 

@@ -406,13 +406,13 @@ impl Decoder {
 }
 
 impl Decoder {
-    /// The value side's one-pass plan of a json side (where a generated decoder goes).
-    pub(super) fn value_plan(&self) -> Option<&RowPlan> {
-        self.value.fast.as_ref().filter(|_| self.value.format == Format::Json)
+    /// The one-pass plans of the key and the value side (where a generated decoder goes).
+    pub(super) fn plans(&self) -> [Option<&RowPlan>; 2] {
+        [self.key_plan.as_ref(), self.value.fast.as_ref()]
     }
 
-    pub(super) fn value_plan_mut(&mut self) -> Option<&mut RowPlan> {
-        self.value.fast.as_mut().filter(|_| self.value.format == Format::Json)
+    pub(super) fn plans_mut(&mut self) -> [Option<&mut RowPlan>; 2] {
+        [self.key_plan.as_mut(), self.value.fast.as_mut()]
     }
 }
 

@@ -2,12 +2,14 @@
 //! generated decoder holds a side's member names as constants and picks each field's reader at
 //! compile time; the row loop, the readers of single values and the give-up rules are the ones
 //! the dynamic fast path runs (`fast::read`), so a generated decoder reads exactly what the
-//! dynamic one reads. Whatever it gives up on is truncated and read again by the Jackson-exact
-//! decoders, as with the dynamic plan.
+//! dynamic one reads. It reads row objects only: a json message, a json key, or the rows in a
+//! changelog envelope, whose members the dynamic fast path (`fast::changelog`) still reads.
+//! Whatever it gives up on is truncated and read again by the Jackson-exact decoders, as with
+//! the dynamic plan.
 use std::marker::PhantomData;
 
 use super::columns::Column;
-use super::fast::read::{self, Fields};
+use super::fast::read::{self, Fields, ReadObject, Unknown};
 use super::fast::scan::Scan;
 use super::fast::{GeneratedRead, PlanLimits};
 use super::Decoder;
@@ -25,12 +27,28 @@ pub trait GeneratedRow {
     fn field(index: usize, reader: &mut Reader<'_, '_>, columns: &mut Columns<'_>) -> Option<()>;
 }
 
-/// The value side of a schema: its row and what identifies its spec.
-pub trait GeneratedDecoder: GeneratedRow {
+/// A schema's generated sides and what identifies its scan spec.
+pub trait GeneratedDecoder {
     const FINGERPRINT: u64;
     const CANONICAL_SPEC: &'static str;
     /// The generated type's name, for [`Decoder::kind`].
     const TYPE_NAME: &'static str;
+    /// The key side's row (a json key), where it is generated.
+    const KEY: Option<SideRow>;
+    /// The value side's row (a json message's, or the rows of a changelog envelope), where it
+    /// is generated.
+    const VALUE: Option<SideRow>;
+}
+
+/// The reader of one side's row objects, as a generated decoder hands it to the decoder.
+#[derive(Clone, Copy)]
+pub struct SideRow(ReadObject);
+
+impl SideRow {
+    /// The row objects of `R`.
+    pub const fn of<R: GeneratedRow>() -> SideRow {
+        SideRow(read_object::<R>)
+    }
 }
 
 /// A message being read, and the options that change what it reads as.
@@ -42,49 +60,65 @@ pub struct Reader<'r, 'a> {
 /// The columns a row writes.
 pub struct Columns<'c>(&'c mut [Column]);
 
-/// What a generated decoder is to the decoder: which reader its value side uses.
+/// Which decoder reads the common case of a table's sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DecoderKind {
-    /// The value side is read by the generated decoder of that name (`schemas/`).
-    Generated(&'static str),
+    /// The generated decoder `type_name` (`schemas/`) reads the sides marked true; the dynamic
+    /// decoder reads the others.
+    Generated { type_name: &'static str, key: bool, value: bool },
     /// Every side is read by the dynamic decoder.
     Dynamic,
 }
 
 impl std::fmt::Display for DecoderKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DecoderKind::Generated(name) => write!(f, "generated {name} for the value side"),
-            DecoderKind::Dynamic => f.write_str("dynamic"),
-        }
+        let sides = match self {
+            DecoderKind::Generated { key: true, value: true, .. } => "the key and value sides",
+            DecoderKind::Generated { key: true, .. } => "the key side",
+            DecoderKind::Generated { .. } => "the value side",
+            DecoderKind::Dynamic => return f.write_str("dynamic"),
+        };
+        let DecoderKind::Generated { type_name, .. } = self else { return Ok(()) };
+        write!(f, "generated {type_name} for {sides}")
     }
 }
 
 impl Decoder {
-    /// Which decoder reads the value side's common case.
+    /// Which decoder reads the common case of each side.
     pub fn kind(&self) -> DecoderKind {
-        match self.value_plan().and_then(|plan| plan.generated) {
-            Some(generated) => DecoderKind::Generated(generated.type_name),
+        let [key, value] = self.plans().map(|plan| plan.and_then(|plan| plan.generated));
+        match key.or(value) {
+            Some(generated) => {
+                DecoderKind::Generated { type_name: generated.type_name, key: key.is_some(), value: value.is_some() }
+            }
             None => DecoderKind::Dynamic,
         }
     }
 
-    /// Reads the value side's common case with `D` (whose spec the caller matched by fingerprint
-    /// and canonical text). False, and the decoder unchanged, when the side has no one-pass plan
-    /// for these options and this Flink line (it stays dynamic).
+    /// Reads the common case of `D`'s generated sides with `D` (whose spec the caller matched
+    /// by fingerprint and canonical text). False, and the decoder unchanged, when no such side
+    /// has a one-pass plan for these options and this Flink line (it stays dynamic).
     #[doc(hidden)]
     pub fn use_generated<D: GeneratedDecoder>(&mut self) -> bool {
-        let Some(plan) = self.value_plan_mut() else { return false };
-        plan.generated = Some(GeneratedRead { type_name: D::TYPE_NAME, read: read_message::<D> });
-        true
+        let mut used = false;
+        for (plan, side) in self.plans_mut().into_iter().zip([D::KEY, D::VALUE]) {
+            if let (Some(plan), Some(SideRow(row))) = (plan, side) {
+                plan.generated = Some(GeneratedRead { type_name: D::TYPE_NAME, row });
+                used = true;
+            }
+        }
+        used
     }
 }
 
-/// [`read::read_row`] for the rows of `R`.
-fn read_message<R: GeneratedRow>(message: &[u8], columns: &mut [Column], limits: &PlanLimits) -> bool {
-    let mut scan = Scan { input: message, pos: 0 };
-    scan.eat(b'{').is_some()
-        && read::fields_row(&mut scan, &Rows::<R>(PhantomData), limits, columns, read::Unknown::Any).is_some()
+/// [`read::fields_row`] for the row objects of `R`.
+fn read_object<R: GeneratedRow>(
+    scan: &mut Scan,
+    limits: &PlanLimits,
+    columns: &mut [Column],
+    unknown: Unknown,
+) -> Option<u64> {
+    read::fields_row(scan, &Rows::<R>(PhantomData), limits, columns, unknown)
 }
 
 /// The row loop's view of a generated row.
@@ -191,7 +225,7 @@ pub fn row<R: GeneratedRow>(reader: &mut Reader, columns: &mut Columns, at: usiz
     cell(reader, columns, at, |scan, limits, column| {
         let Column::Row { valid, children } = column else { return None };
         scan.eat(b'{')?;
-        read::fields_row(scan, &Rows::<R>(PhantomData), limits, children, read::Unknown::Any)?;
+        read::fields_row(scan, &Rows::<R>(PhantomData), limits, children, Unknown::Any)?;
         valid.push(true);
         Some(())
     })

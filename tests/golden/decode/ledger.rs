@@ -3,14 +3,18 @@
 // Decoder of table `ledger` (scan side), spec fingerprint 0xdd2d04bbba1baff7.
 
 use ::kjson_runtime::decode_support as rt;
-/// The generated decoder of the json value side of table `ledger`.
+/// The generated decoder of table `ledger` (scan side).
 pub struct LedgerDecoder;
 impl rt::GeneratedDecoder for LedgerDecoder {
     const FINGERPRINT: u64 = 0xdd2d04bbba1baff7;
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"BIGINT\"\ncolumn 1 \"amount\" \"DECIMAL(12, 2)\"\ncolumn 2 \"unit_price\" \"DECIMAL(18, 6)\"\ncolumn 3 \"rate\" \"DECIMAL(7, 5)\"\ncolumn 4 \"balance\" \"DECIMAL(38, 18)\"\ncolumn 5 \"quantity\" \"DECIMAL(10, 0)\"\nkey none\nvalue field 0 \"id\"\nvalue field 1 \"amount\"\nvalue field 2 \"unit_price\"\nvalue field 3 \"rate\"\nvalue field 4 \"balance\"\nvalue field 5 \"quantity\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nconnector kafka\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "LedgerDecoder";
+    const KEY: Option<rt::SideRow> = None;
+    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<LedgerValue>());
 }
-impl rt::GeneratedRow for LedgerDecoder {
+/// The row of the value side.
+pub struct LedgerValue;
+impl rt::GeneratedRow for LedgerValue {
     const MEMBERS: &'static [rt::Member] = &[
         rt::Member::of(b"\"id\":"),
         rt::Member::of(b"\"amount\":"),

@@ -3,14 +3,35 @@
 // Decoder of table `nested` (scan side), spec fingerprint 0x8f969076af15d8dd.
 
 use ::kjson_runtime::decode_support as rt;
-/// The generated decoder of the json value side of table `nested`.
+/// The generated decoder of table `nested` (scan side).
 pub struct NestedDecoder;
 impl rt::GeneratedDecoder for NestedDecoder {
     const FINGERPRINT: u64 = 0x8f969076af15d8dd;
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"INT NOT NULL\"\ncolumn 1 \"r\" \"ROW<`ltz` TIMESTAMP(3) WITH LOCAL TIME ZONE, `ts` TIMESTAMP(3), `n` INT NOT NULL, `s` STRING>\"\ncolumn 2 \"ltz_arr\" \"ARRAY<TIMESTAMP(6) WITH LOCAL TIME ZONE>\"\ncolumn 3 \"ts_arr\" \"ARRAY<TIMESTAMP(6) NOT NULL>\"\ncolumn 4 \"ltz_map\" \"MAP<STRING, TIMESTAMP(0) WITH LOCAL TIME ZONE>\"\ncolumn 5 \"deep\" \"MAP<STRING, ARRAY<ROW<`at_ts` TIMESTAMP(3) WITH LOCAL TIME ZONE, `plain` TIMESTAMP(0), `tags` ARRAY<STRING>>>>\"\ncolumn 6 \"words\" \"MULTISET<STRING>\"\ncolumn 7 \"note\" \"STRING\"\nkey field 0 \"id\"\nkey options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nvalue field 0 \"id\"\nvalue field 1 \"r\"\nvalue field 2 \"ltz_arr\"\nvalue field 3 \"ts_arr\"\nvalue field 4 \"ltz_map\"\nvalue field 5 \"deep\"\nvalue field 6 \"words\"\nvalue field 7 \"note\"\nvalue options timestamp=SQL map-null-key=LITERAL literal=\"null-key\" decimal-plain=false ignore-null-fields=true\nconnector upsert-kafka\nkey format \"json\"\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "NestedDecoder";
+    const KEY: Option<rt::SideRow> = Some(rt::SideRow::of::<NestedKey>());
+    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<NestedValue>());
 }
-impl rt::GeneratedRow for NestedDecoder {
+/// The row of the key side.
+pub struct NestedKey;
+impl rt::GeneratedRow for NestedKey {
+    const MEMBERS: &'static [rt::Member] = &[rt::Member::of(b"\"id\":")];
+    const COLUMNS: &'static [usize] = &[0];
+    #[inline(always)]
+    fn field(
+        index: usize,
+        reader: &mut rt::Reader<'_, '_>,
+        columns: &mut rt::Columns<'_>,
+    ) -> Option<()> {
+        match index {
+            0 => rt::int(reader, columns, 0),
+            _ => None,
+        }
+    }
+}
+/// The row of the value side.
+pub struct NestedValue;
+impl rt::GeneratedRow for NestedValue {
     const MEMBERS: &'static [rt::Member] = &[
         rt::Member::of(b"\"id\":"),
         rt::Member::of(b"\"r\":"),
@@ -30,7 +51,7 @@ impl rt::GeneratedRow for NestedDecoder {
     ) -> Option<()> {
         match index {
             0 => rt::int(reader, columns, 0),
-            1 => rt::row::<NestedDecoderRow1>(reader, columns, 1),
+            1 => rt::row::<NestedRow1>(reader, columns, 1),
             2 => {
                 rt::array(
                     reader,
@@ -64,9 +85,7 @@ impl rt::GeneratedRow for NestedDecoder {
                         reader,
                         columns,
                         0,
-                        |reader, columns| rt::row::<
-                            NestedDecoderRow2,
-                        >(reader, columns, 0),
+                        |reader, columns| rt::row::<NestedRow2>(reader, columns, 0),
                     ),
                 )
             }
@@ -77,8 +96,8 @@ impl rt::GeneratedRow for NestedDecoder {
     }
 }
 /// A ROW: the value side, field `r`.
-pub struct NestedDecoderRow1;
-impl rt::GeneratedRow for NestedDecoderRow1 {
+pub struct NestedRow1;
+impl rt::GeneratedRow for NestedRow1 {
     const MEMBERS: &'static [rt::Member] = &[
         rt::Member::of(b"\"ltz\":"),
         rt::Member::of(b"\"ts\":"),
@@ -102,8 +121,8 @@ impl rt::GeneratedRow for NestedDecoderRow1 {
     }
 }
 /// A ROW: the value side, field `deep`, value, element.
-pub struct NestedDecoderRow2;
-impl rt::GeneratedRow for NestedDecoderRow2 {
+pub struct NestedRow2;
+impl rt::GeneratedRow for NestedRow2 {
     const MEMBERS: &'static [rt::Member] = &[
         rt::Member::of(b"\"at_ts\":"),
         rt::Member::of(b"\"plain\":"),

@@ -3,14 +3,18 @@
 // Decoder of table `nexmark_q0` (scan side), spec fingerprint 0x69e98c9f150bd7ae.
 
 use ::kjson_runtime::decode_support as rt;
-/// The generated decoder of the json value side of table `nexmark_q0`.
+/// The generated decoder of table `nexmark_q0` (scan side).
 pub struct NexmarkQ0Decoder;
 impl rt::GeneratedDecoder for NexmarkQ0Decoder {
     const FINGERPRINT: u64 = 0x69e98c9f150bd7ae;
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"auction\" \"BIGINT\"\ncolumn 1 \"bidder\" \"BIGINT\"\ncolumn 2 \"price\" \"BIGINT\"\ncolumn 3 \"dateTime\" \"TIMESTAMP(3)\"\ncolumn 4 \"extra\" \"STRING\"\nkey none\nvalue field 0 \"auction\"\nvalue field 1 \"bidder\"\nvalue field 2 \"price\"\nvalue field 3 \"dateTime\"\nvalue field 4 \"extra\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nconnector kafka\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "NexmarkQ0Decoder";
+    const KEY: Option<rt::SideRow> = None;
+    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<NexmarkQ0Value>());
 }
-impl rt::GeneratedRow for NexmarkQ0Decoder {
+/// The row of the value side.
+pub struct NexmarkQ0Value;
+impl rt::GeneratedRow for NexmarkQ0Value {
     const MEMBERS: &'static [rt::Member] = &[
         rt::Member::of(b"\"auction\":"),
         rt::Member::of(b"\"bidder\":"),

@@ -3,14 +3,18 @@
 // Decoder of table `sensor` (scan side), spec fingerprint 0xf76aa445f42e213f.
 
 use ::kjson_runtime::decode_support as rt;
-/// The generated decoder of the json value side of table `sensor`.
+/// The generated decoder of table `sensor` (scan side).
 pub struct SensorDecoder;
 impl rt::GeneratedDecoder for SensorDecoder {
     const FINGERPRINT: u64 = 0xf76aa445f42e213f;
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"BIGINT\"\ncolumn 1 \"temperature\" \"DOUBLE\"\ncolumn 2 \"humidity\" \"DOUBLE\"\ncolumn 3 \"pressure\" \"DOUBLE\"\ncolumn 4 \"voltage\" \"DOUBLE\"\ncolumn 5 \"current_a\" \"DOUBLE\"\ncolumn 6 \"power_w\" \"DOUBLE\"\ncolumn 7 \"latitude\" \"DOUBLE\"\ncolumn 8 \"longitude\" \"DOUBLE\"\ncolumn 9 \"battery\" \"FLOAT\"\ncolumn 10 \"signal_dbm\" \"FLOAT\"\nkey none\nvalue field 0 \"id\"\nvalue field 1 \"temperature\"\nvalue field 2 \"humidity\"\nvalue field 3 \"pressure\"\nvalue field 4 \"voltage\"\nvalue field 5 \"current_a\"\nvalue field 6 \"power_w\"\nvalue field 7 \"latitude\"\nvalue field 8 \"longitude\"\nvalue field 9 \"battery\"\nvalue field 10 \"signal_dbm\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nconnector kafka\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "SensorDecoder";
+    const KEY: Option<rt::SideRow> = None;
+    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<SensorValue>());
 }
-impl rt::GeneratedRow for SensorDecoder {
+/// The row of the value side.
+pub struct SensorValue;
+impl rt::GeneratedRow for SensorValue {
     const MEMBERS: &'static [rt::Member] = &[
         rt::Member::of(b"\"id\":"),
         rt::Member::of(b"\"temperature\":"),

@@ -3,14 +3,39 @@
 // Decoder of table `wide` (scan side), spec fingerprint 0xd84be8cff6c211f0.
 
 use ::kjson_runtime::decode_support as rt;
-/// The generated decoder of the json value side of table `wide`.
+/// The generated decoder of table `wide` (scan side).
 pub struct WideDecoder;
 impl rt::GeneratedDecoder for WideDecoder {
     const FINGERPRINT: u64 = 0xd84be8cff6c211f0;
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"k_id\" \"BIGINT NOT NULL\"\ncolumn 1 \"k_part\" \"STRING\"\ncolumn 2 \"b\" \"BOOLEAN\"\ncolumn 3 \"b_nn\" \"BOOLEAN NOT NULL\"\ncolumn 4 \"ti\" \"TINYINT\"\ncolumn 5 \"si\" \"SMALLINT\"\ncolumn 6 \"i\" \"INT\"\ncolumn 7 \"i_nn\" \"INT NOT NULL\"\ncolumn 8 \"bi\" \"BIGINT\"\ncolumn 9 \"f\" \"FLOAT\"\ncolumn 10 \"d\" \"DOUBLE\"\ncolumn 11 \"dec_10_2\" \"DECIMAL(10, 2)\"\ncolumn 12 \"dec_38_18\" \"DECIMAL(38, 18)\"\ncolumn 13 \"dec_default\" \"DECIMAL(10, 0)\"\ncolumn 14 \"ch\" \"CHAR(5)\"\ncolumn 15 \"vc\" \"VARCHAR(20)\"\ncolumn 16 \"s\" \"STRING\"\ncolumn 17 \"s_nn\" \"STRING NOT NULL\"\ncolumn 18 \"bin\" \"BINARY(4)\"\ncolumn 19 \"vbin\" \"VARBINARY(10)\"\ncolumn 20 \"bytes_col\" \"BYTES\"\ncolumn 21 \"dt\" \"DATE\"\ncolumn 22 \"tm\" \"TIME(0)\"\ncolumn 23 \"tm3\" \"TIME(3)\"\ncolumn 24 \"ts\" \"TIMESTAMP(6)\"\ncolumn 25 \"ts3\" \"TIMESTAMP(3)\"\ncolumn 26 \"ts9\" \"TIMESTAMP(9)\"\ncolumn 27 \"ltz\" \"TIMESTAMP(6) WITH LOCAL TIME ZONE\"\ncolumn 28 \"ltz3\" \"TIMESTAMP(3) WITH LOCAL TIME ZONE\"\nkey field 0 \"id\"\nkey field 1 \"part\"\nkey options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nvalue field 2 \"b\"\nvalue field 3 \"b_nn\"\nvalue field 4 \"ti\"\nvalue field 5 \"si\"\nvalue field 6 \"i\"\nvalue field 7 \"i_nn\"\nvalue field 8 \"bi\"\nvalue field 9 \"f\"\nvalue field 10 \"d\"\nvalue field 11 \"dec_10_2\"\nvalue field 12 \"dec_38_18\"\nvalue field 13 \"dec_default\"\nvalue field 14 \"ch\"\nvalue field 15 \"vc\"\nvalue field 16 \"s\"\nvalue field 17 \"s_nn\"\nvalue field 18 \"bin\"\nvalue field 19 \"vbin\"\nvalue field 20 \"bytes_col\"\nvalue field 21 \"dt\"\nvalue field 22 \"tm\"\nvalue field 23 \"tm3\"\nvalue field 24 \"ts\"\nvalue field 25 \"ts3\"\nvalue field 26 \"ts9\"\nvalue field 27 \"ltz\"\nvalue field 28 \"ltz3\"\nvalue options timestamp=ISO-8601 map-null-key=FAIL literal=\"null\" decimal-plain=true ignore-null-fields=false\nconnector kafka\nkey format \"json\"\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "WideDecoder";
+    const KEY: Option<rt::SideRow> = Some(rt::SideRow::of::<WideKey>());
+    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<WideValue>());
 }
-impl rt::GeneratedRow for WideDecoder {
+/// The row of the key side.
+pub struct WideKey;
+impl rt::GeneratedRow for WideKey {
+    const MEMBERS: &'static [rt::Member] = &[
+        rt::Member::of(b"\"id\":"),
+        rt::Member::of(b"\"part\":"),
+    ];
+    const COLUMNS: &'static [usize] = &[0, 1];
+    #[inline(always)]
+    fn field(
+        index: usize,
+        reader: &mut rt::Reader<'_, '_>,
+        columns: &mut rt::Columns<'_>,
+    ) -> Option<()> {
+        match index {
+            0 => rt::bigint(reader, columns, 0),
+            1 => rt::text(reader, columns, 1),
+            _ => None,
+        }
+    }
+}
+/// The row of the value side.
+pub struct WideValue;
+impl rt::GeneratedRow for WideValue {
     const MEMBERS: &'static [rt::Member] = &[
         rt::Member::of(b"\"b\":"),
         rt::Member::of(b"\"b_nn\":"),

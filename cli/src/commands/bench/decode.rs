@@ -136,7 +136,7 @@ fn prepare(args: &BenchArgs, case: BenchCase) -> Result<Result<Input, String>, S
         Err(e) => return Ok(Err(format!("not decoded yet: {e}"))),
     };
     let generated = open_decoder(source, compatibility).map_err(|e| e.to_string())?;
-    let generated = matches!(generated.kind(), DecoderKind::Generated(_)).then_some(generated);
+    let generated = matches!(generated.kind(), DecoderKind::Generated { .. }).then_some(generated);
     let mut encoder = Encoder::open(spec.clone(), compatibility).map_err(|e| e.to_string())?;
     let mut slabs = Vec::new();
     for batch in generate_batches(case, args)? {
@@ -187,7 +187,7 @@ pub fn decode_case(args: &BenchArgs, case: BenchCase) -> Result<DecodeOutcome, S
         })
         .collect();
     let encoder = match input.generated.as_ref().map(Decoder::kind) {
-        Some(DecoderKind::Generated(name)) => format!("kjson's dynamic decoder and generated {name}"),
+        Some(kind @ DecoderKind::Generated { .. }) => format!("kjson's dynamic decoder and the {kind}"),
         _ => "kjson's dynamic decoder (no generated one for this sink)".to_string(),
     };
     let mut contenders: Vec<Contender> = Vec::new();

@@ -41,8 +41,8 @@ pub(crate) struct RowPlan {
 pub(crate) struct GeneratedRead {
     /// The generated type, e.g. `NexmarkQ0Decoder`.
     pub type_name: &'static str,
-    /// As [`read_row`], with the plan's limits.
-    pub read: fn(&[u8], &mut [crate::decode::columns::Column], &PlanLimits) -> bool,
+    /// As `read::fields_row` with the plan's fields: an object's members after its `{`.
+    pub row: read::ReadObject,
 }
 
 #[derive(Debug)]

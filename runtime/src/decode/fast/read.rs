@@ -11,9 +11,6 @@ use crate::decode::{base64, temporal};
 /// Reads `message` as one row of `plan` into `columns`; false when it is not the common case,
 /// with cells of this row possibly left in the plan's columns (the caller truncates them).
 pub(crate) fn read_row(plan: &RowPlan, message: &[u8], columns: &mut [Column]) -> bool {
-    if let Some(generated) = &plan.generated {
-        return (generated.read)(message, columns, &plan.limits);
-    }
     let mut scan = Scan { input: message, pos: 0 };
     // What follows the object is never read, by Flink either.
     scan.eat(b'{').is_some() && row(&mut scan, plan, columns).is_some()
@@ -52,12 +49,25 @@ impl Fields for RowPlan {
 
 /// The members of an object after its `{`, through its `}` (see [`fields_row`]).
 pub(super) fn row(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column]) -> Option<u64> {
-    fields_row(scan, plan, &plan.limits, columns, Unknown::Any)
+    object(scan, plan, columns, Unknown::Any)
 }
 
 /// As [`row`], for canal's and maxwell's `old` rows.
 pub(super) fn old_row(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column]) -> Option<u64> {
-    fields_row(scan, plan, &plan.limits, columns, Unknown::Scalar)
+    object(scan, plan, columns, Unknown::Scalar)
+}
+
+/// A generated decoder's reader of a row object (see [`object`]).
+pub(crate) type ReadObject = fn(&mut Scan, &PlanLimits, &mut [Column], Unknown) -> Option<u64>;
+
+/// A row object of `plan`, read by the plan's generated reader where it has one (the same row
+/// loop and readers, each field's reader fixed at compile time).
+#[inline]
+fn object(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], unknown: Unknown) -> Option<u64> {
+    match &plan.generated {
+        Some(generated) => (generated.row)(scan, &plan.limits, columns, unknown),
+        None => fields_row(scan, plan, &plan.limits, columns, unknown),
+    }
 }
 
 /// The values of an object's unknown members the row loop skips.
