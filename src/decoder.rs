@@ -2,7 +2,7 @@
 //! (and `$KJSON_SCHEMAS_DIR`, see `build.rs`), keyed by the fingerprint of the scan spec: the row
 //! layout, as for the encoders, plus the connector and the formats, which a decoder does not
 //! take from run time. [`open_decoder`] looks a spec up here; [`Decoder::open`] is the dynamic
-//! decoder, always. [`Decoder::kind`] says which reads the value side.
+//! decoder, always. [`Decoder::kind`] says which sides a generated decoder reads.
 use kjson_runtime::decode::Decoder;
 use kjson_runtime::decode_support::GeneratedDecoder;
 use kjson_runtime::{canonical_scan_spec, scan_fingerprint, Compatibility, Result, SinkSpec};
@@ -48,9 +48,10 @@ pub fn lookup_decoder(spec: &SinkSpec) -> Option<&'static GeneratedDecoderEntry>
     candidates.find(|e| e.canonical_spec == canonical)
 }
 
-/// Opens the decoder of a scan `spec` (`SinkSpec::from_source_ddl` / `from_source_parts`): the
-/// value side read by the generated decoder of the same spec when this build has one and the
-/// side's options allow the one-pass reader, else by the dynamic decoder. Rows, row kinds and
+/// Opens the decoder of a scan `spec` (`SinkSpec::from_source_ddl` / `from_source_parts`): each
+/// side's rows (a json key's, a json value's or those in a changelog envelope) read by the
+/// generated decoder of the same spec when this build has one and the side's options allow the
+/// one-pass reader, else by the dynamic decoder. Rows, row kinds and
 /// errors are the same either way; [`Decoder::open`] always opens the dynamic one.
 pub fn open_decoder(spec: SinkSpec, compatibility: Compatibility) -> Result<Decoder> {
     let entry = lookup_decoder(&spec);

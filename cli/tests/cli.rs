@@ -286,12 +286,22 @@ fn read_lines(bytes: &[u8]) -> Vec<&str> {
 
 #[test]
 fn kjson_codegen_decoder_prints_the_golden_decoder() {
-    for (schema, expected) in [("q0", Some("tests/golden/decode/q0.rs")), ("q9_debezium", None)] {
-        let out = kjson()
-            .args(["codegen", "--decoder", "--ddl"])
-            .arg(repo_root().join(format!("schemas/{schema}.sql")))
-            .output()
-            .unwrap();
+    // A changelog envelope with a MAP: no side the one-pass reader reads.
+    let dir = temp_dir("codegen-decoder");
+    let dynamic = dir.join("map_changelog.sql");
+    std::fs::write(
+        &dynamic,
+        "CREATE TABLE t (id BIGINT, tags MAP<STRING, INT>) WITH ('connector' = 'kafka', 'topic' = 't', \
+         'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'debezium-json')",
+    )
+    .unwrap();
+    let cases = [
+        (repo_root().join("schemas/q0.sql"), Some("tests/golden/decode/q0.rs")),
+        (repo_root().join("schemas/q9_debezium.sql"), Some("tests/golden/decode/q9_debezium.rs")),
+        (dynamic, None),
+    ];
+    for (ddl, expected) in cases {
+        let out = kjson().args(["codegen", "--decoder", "--ddl"]).arg(&ddl).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let stdout = String::from_utf8(out.stdout).unwrap();
         match expected {
@@ -311,4 +321,7 @@ fn inspect_names_the_generated_decoder() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("decoder: generated NexmarkQ0Decoder for the value side"), "{stdout}");
+    let out = kjson().arg("inspect").arg("--ddl").arg(repo_root().join("schemas/q9_debezium.sql")).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("decoder: generated NexmarkQ9DebeziumDecoder for the key and value sides"), "{stdout}");
 }

@@ -30,8 +30,9 @@ pub fn run_codegen(args: &CodegenArgs) -> Result<(), String> {
     match kjson_codegen::generate_decoder_for_ddl(&ddl, &origin).map_err(located)? {
         Some(generated) => print!("{}", generated.code),
         None => println!(
-            "// {origin}: no generated decoder; the dynamic decoder reads this table (a value format other than \
-             json, or a type or field name only the dynamic decoder reads)"
+            "// {origin}: no generated decoder; the dynamic decoder reads this table (no json key and no value \
+             side the one-pass reader reads: a MAP or MULTISET in a changelog envelope, debezium-json's \
+             schema-include, or a type or field name only the dynamic decoder reads)"
         ),
     }
     Ok(())
