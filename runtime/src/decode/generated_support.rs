@@ -72,13 +72,12 @@ pub enum DecoderKind {
 
 impl std::fmt::Display for DecoderKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sides = match self {
-            DecoderKind::Generated { key: true, value: true, .. } => "the key and value sides",
-            DecoderKind::Generated { key: true, .. } => "the key side",
-            DecoderKind::Generated { .. } => "the value side",
-            DecoderKind::Dynamic => return f.write_str("dynamic"),
+        let DecoderKind::Generated { type_name, key, value } = *self else { return f.write_str("dynamic") };
+        let sides = match (key, value) {
+            (true, true) => "the key and value sides",
+            (true, false) => "the key side",
+            _ => "the value side",
         };
-        let DecoderKind::Generated { type_name, .. } = self else { return Ok(()) };
         write!(f, "generated {type_name} for {sides}")
     }
 }
