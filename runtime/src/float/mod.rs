@@ -16,6 +16,7 @@ use text::{write_decimal_text, write_shortest_text};
 
 mod bignum;
 mod decimal;
+mod digit_words;
 mod digits;
 mod jdk17;
 mod jdk19;

@@ -3,7 +3,8 @@
 //! The significand is first scaled to exactly 17 digits (9 for a float's), then cut into its first
 //! digit and two words of eight digits made in parallel lanes, so every digit has a fixed place
 //! in a frame `d.dddddddddddddddd` and no leading zeros are shifted out. Trailing zeros are
-//! counted on those words (no division per zero). Every layout is the digit string with a short
+//! counted on those words (no division per zero); the two words are made together
+//! ([`super::digit_words`]). Every layout is the digit string with a short
 //! run of bytes put in after its first `head` digits
 //! (`.` for `ddd.ddd` and `d.dddE..`, `0.`, `0.0` or `0.00` at the front for `0.00ddd`), so all
 //! three share one computation: a few shifts of three words. The sign byte, those words and an
@@ -11,6 +12,7 @@
 //! capacity (one bounds check a value), never assembled on the stack, where reading a whole
 //! buffer back after byte and word stores stalls store forwarding.
 use super::decimal::{write_decimal, Decimal, POW10};
+use super::digit_words::sixteen_digits;
 use crate::spelling::eight_digits;
 use crate::spelling::sink::{ByteSink, WindowText};
 use std::mem::MaybeUninit;
@@ -54,11 +56,8 @@ impl DecimalText {
         let (significand, point) = fill_frame(decimal, FRAME_DIGITS);
         let above_8 = significand / TEN_8;
         let top = (above_8 as u32) / TEN_8 as u32;
-        let middle = eight_digits(above_8 as u32 - top * TEN_8 as u32);
-        let bottom = eight_digits((significand - above_8 * TEN_8) as u32);
-        // Trailing zeros, on the digit values: the earlier digit is in the lower byte.
-        let tail = u128::from(middle - ASCII_ZEROS) | (u128::from(bottom - ASCII_ZEROS) << 64);
-        let trailing_zeros = tail.leading_zeros() / 8;
+        let ([middle, bottom], trailing_zeros) =
+            sixteen_digits(above_8 as u32 - top * TEN_8 as u32, (significand - above_8 * TEN_8) as u32);
         DecimalText {
             first: b'0' + top as u8,
             high: middle,
