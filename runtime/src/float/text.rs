@@ -200,13 +200,43 @@ const LOW_BYTES_MASKS: [u64; 8] = {
 #[inline(always)]
 fn fill_frame(decimal: Decimal, frame: usize) -> (u64, i32) {
     let significand = decimal.significand;
-    // From the bit length, `floor(log10)` or one less (1233 / 4096 is just above log10(2)).
-    let bits = 64 - significand.leading_zeros();
-    let guess = (bits * 1233) >> 12;
-    let digits = guess as usize + usize::from(significand >= POW10[guess as usize]);
-    let scale = POW10[frame.saturating_sub(digits)];
-    (significand * scale, decimal.exponent + digits as i32)
+    // The top bit's index (the `| 1` tells the compiler the operand is not zero, which saves
+    // the zero case of the count), then the digit count by tables, not by multiplying.
+    let top_bit = 63 - (significand | 1).leading_zeros();
+    let (guess, power) = DIGITS_BELOW[top_bit as usize & 63];
+    let digits = guess + usize::from(significand >= power);
+    let scales = if frame == SHORT_DIGITS { &SHORT_FRAME_SCALES } else { &FRAME_SCALES };
+    (significand * scales[digits & 31], decimal.exponent + digits as i32)
 }
+
+/// By the index `b` of a number's top bit, its digit count or one less, `guess =
+/// floor((b + 1) log10 2)` (1233 / 4096 is just above log10 2, and close enough here), and
+/// `10^guess`, which the number reaches exactly when it has one digit more.
+const DIGITS_BELOW: [(usize, u64); 64] = {
+    let mut table = [(0, 1); 64];
+    let mut bit = 0;
+    while bit < 64 {
+        let guess = ((bit + 1) * 1233) >> 12;
+        table[bit] = (guess, POW10[guess]);
+        bit += 1;
+    }
+    table
+};
+
+/// `10^(frame - digits)` by a significand's digit count (`1..=frame` for the significands a frame
+/// takes; the rest of the table is never read for them).
+const fn frame_scales(frame: usize) -> [u64; 32] {
+    let mut table = [1; 32];
+    let mut digits = 0;
+    while digits < frame {
+        table[digits] = POW10[frame - digits];
+        digits += 1;
+    }
+    table
+}
+
+const FRAME_SCALES: [u64; 32] = frame_scales(FRAME_DIGITS);
+const SHORT_FRAME_SCALES: [u64; 32] = frame_scales(SHORT_DIGITS);
 
 /// `E`, a `-` for a negative exponent, then its 1 to 3 digits, as the low bytes of a word.
 #[inline(always)]
