@@ -5,7 +5,7 @@
 //! detection) and every split by 10^4, 100 and 10 is done for both at once in its lanes, the
 //! zeros counted from one byte comparison's mask; elsewhere each word is made in the lanes of a
 //! general register ([`eight_digits`]).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 use crate::spelling::eight_digits;
 
 /// The ASCII digits of `high` and `low` (each below 10^8), eight each, the earlier digit in the
@@ -51,6 +51,13 @@ pub(crate) fn sixteen_digits(high: u32, low: u32) -> ([u64; 2], u32) {
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
 #[inline(always)]
 pub(crate) fn sixteen_digits(high: u32, low: u32) -> ([u64; 2], u32) {
+    sixteen_digits_in_words(high, low)
+}
+
+/// The portable [`sixteen_digits`] (compiled for the tests everywhere).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+#[inline(always)]
+fn sixteen_digits_in_words(high: u32, low: u32) -> ([u64; 2], u32) {
     const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
     let words = [eight_digits(high), eight_digits(low)];
     // On the digit values: the earlier digit is in the lower byte.
@@ -63,7 +70,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn digits_and_trailing_zeros_are_the_decimal_text() {
+    fn digits_and_trailing_zeros_are_the_decimal_text_in_both_versions() {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut cases: Vec<(u32, u32)> = vec![(0, 0), (99_999_999, 99_999_999), (10_000_000, 0), (1, 0), (0, 1)];
         for _ in 0..200_000 {
@@ -78,12 +85,13 @@ mod tests {
         }
         for (high, low) in cases {
             let text = format!("{high:08}{low:08}");
-            let ([first, second], trailing_zeros) = sixteen_digits(high, low);
-            let mut bytes = first.to_le_bytes().to_vec();
-            bytes.extend(second.to_le_bytes());
-            assert_eq!(bytes, text.as_bytes(), "{text}");
-            let expected = text.len() - text.trim_end_matches('0').len();
-            assert_eq!(trailing_zeros as usize, expected, "{text}");
+            for ([first, second], trailing_zeros) in [sixteen_digits(high, low), sixteen_digits_in_words(high, low)] {
+                let mut bytes = first.to_le_bytes().to_vec();
+                bytes.extend(second.to_le_bytes());
+                assert_eq!(bytes, text.as_bytes(), "{text}");
+                let expected = text.len() - text.trim_end_matches('0').len();
+                assert_eq!(trailing_zeros as usize, expected, "{text}");
+            }
         }
     }
 }
