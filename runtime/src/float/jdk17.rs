@@ -109,6 +109,58 @@ fn f32_legacy_without_shortest(bits: u32) -> Legacy {
     legacy_digits(bin_exp - 127, u64::from(fraction) << 29, [significant_bits, 24], || None)
 }
 
+/// The legacy text of a finite, non-zero double's magnitude when it is known without the digit
+/// loop (a small integer's, or the JDK 19 decimal the agreement test admits), else `None`: then
+/// [`f64_legacy`] gives the digits. The writers inline this and keep the rest out of line, so
+/// the common route carries a text in registers, not a [`Legacy`] with its digit buffer.
+#[inline(always)]
+pub(crate) fn f64_legacy_text(bits: u64) -> Option<DecimalText> {
+    let biased_exp = ((bits >> 52) & 0x7ff) as i32;
+    let stored = bits & ((1 << 52) - 1);
+    if biased_exp == 0 || stored == 0 {
+        return None;
+    }
+    let shortest = || jdk19::f64_placed(bits);
+    known_text(biased_exp - 1023, stored | (1 << SIGNIFICAND_SHIFT), 53, shortest)
+}
+
+/// As [`f64_legacy_text`] for floats ([`f32_legacy`] for the rest).
+#[inline(always)]
+pub(crate) fn f32_legacy_text(bits: u32) -> Option<DecimalText> {
+    let biased_exp = ((bits >> 23) & 0xff) as i32;
+    let stored = bits & ((1 << 23) - 1);
+    if biased_exp == 0 || stored == 0 {
+        return None;
+    }
+    let shortest = || jdk19::f32_placed(bits);
+    known_text(biased_exp - 127, u64::from(stored | (1 << 23)) << 29, 24, shortest)
+}
+
+/// [`f64_legacy`] out of line, for the values [`f64_legacy_text`] leaves open (the writers take
+/// its result without passing their sink to a call, which would keep the sink out of registers).
+#[cold]
+#[inline(never)]
+pub(crate) fn f64_legacy_apart(bits: u64) -> Legacy {
+    f64_legacy(bits)
+}
+
+/// As [`f64_legacy_apart`] for floats.
+#[cold]
+#[inline(never)]
+pub(crate) fn f32_legacy_apart(bits: u32) -> Legacy {
+    f32_legacy(bits)
+}
+
+/// [`legacy_digits`] for a normal value that is not a power of two, up to the digit loop.
+#[inline(always)]
+fn known_text(bin_exp: i32, fraction: u64, normal_bits: i32, shortest: impl FnOnce() -> Placed) -> Option<DecimalText> {
+    if is_small_integer(bin_exp, fraction.trailing_zeros() as i32) {
+        let decimal = small_integer_decimal(bin_exp, fraction, normal_bits);
+        return DecimalText::fits(decimal).then(|| DecimalText::new(decimal, normal_bits <= 24));
+    }
+    agreement::legacy_text(&shortest(), bin_exp, fraction, normal_bits)
+}
+
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
 /// `shortest` gives the JDK 19 decimal for normal values that are not a power of two; those have
 /// `normal_bits` of precision (a constant: the agreement test then folds it).
@@ -120,20 +172,25 @@ fn legacy_digits(
     shortest: impl FnOnce() -> Option<Placed>,
 ) -> Legacy {
     if is_small_integer(bin_exp, fraction.trailing_zeros() as i32) {
-        let dropped_digits =
-            if bin_exp > significant_bits { floor_log10_pow2(bin_exp - significant_bits - 1) } else { 0 };
-        let integer = if bin_exp >= SIGNIFICAND_SHIFT {
-            fraction << (bin_exp - SIGNIFICAND_SHIFT)
-        } else {
-            fraction >> (SIGNIFICAND_SHIFT - bin_exp)
-        };
-        return Legacy::Decimal(integer_decimal(integer, dropped_digits));
+        return Legacy::Decimal(small_integer_decimal(bin_exp, fraction, significant_bits));
     }
     // The decimal first: the loop's sizes are then computed after the product, not kept across it.
     if let Some(text) = shortest().and_then(|placed| agreement::legacy_text(&placed, bin_exp, fraction, normal_bits)) {
         return Legacy::Text(text);
     }
     Legacy::Digits(digit_loop(bin_exp, fraction, significant_bits))
+}
+
+/// The decimal of a value [`is_small_integer`] admits, with `significant_bits` of precision.
+#[inline(always)]
+fn small_integer_decimal(bin_exp: i32, fraction: u64, significant_bits: i32) -> Decimal {
+    let dropped_digits = if bin_exp > significant_bits { floor_log10_pow2(bin_exp - significant_bits - 1) } else { 0 };
+    let integer = if bin_exp >= SIGNIFICAND_SHIFT {
+        fraction << (bin_exp - SIGNIFICAND_SHIFT)
+    } else {
+        fraction >> (SIGNIFICAND_SHIFT - bin_exp)
+    };
+    integer_decimal(integer, dropped_digits)
 }
 
 /// Whether the value with this exponent and these low zero bits of a fraction with its leading

@@ -16,6 +16,7 @@ use text::{write_decimal_text, write_shortest_text};
 
 mod bignum;
 mod decimal;
+mod digit_words;
 mod digits;
 mod jdk17;
 mod jdk19;
@@ -92,7 +93,10 @@ fn write_f64_finite<S: ByteSink>(out: &mut S, v: f64, spelling: FloatSpelling) {
         return;
     }
     match spelling {
-        FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f64_legacy(magnitude), false),
+        FloatSpelling::Jdk17 => match jdk17::f64_legacy_text(magnitude) {
+            Some(text) => text.write(out, negative),
+            None => write_legacy(out, negative, jdk17::f64_legacy_apart(magnitude), false),
+        },
         FloatSpelling::Jdk19 => write_shortest_text(out, negative, jdk19::f64_shortest(magnitude), false),
     }
 }
@@ -108,7 +112,10 @@ fn write_f32_finite<S: ByteSink>(out: &mut S, v: f32, spelling: FloatSpelling) {
         return;
     }
     match spelling {
-        FloatSpelling::Jdk17 => write_legacy(out, negative, jdk17::f32_legacy(magnitude), true),
+        FloatSpelling::Jdk17 => match jdk17::f32_legacy_text(magnitude) {
+            Some(text) => text.write(out, negative),
+            None => write_legacy(out, negative, jdk17::f32_legacy_apart(magnitude), true),
+        },
         FloatSpelling::Jdk19 => write_shortest_text(out, negative, jdk19::f32_shortest(magnitude), true),
     }
 }

@@ -3,7 +3,8 @@
 //! The significand is first scaled to exactly 17 digits (9 for a float's), then cut into its first
 //! digit and two words of eight digits made in parallel lanes, so every digit has a fixed place
 //! in a frame `d.dddddddddddddddd` and no leading zeros are shifted out. Trailing zeros are
-//! counted on those words (no division per zero). Every layout is the digit string with a short
+//! counted on those words (no division per zero); the two words are made together
+//! ([`super::digit_words`]). Every layout is the digit string with a short
 //! run of bytes put in after its first `head` digits
 //! (`.` for `ddd.ddd` and `d.dddE..`, `0.`, `0.0` or `0.00` at the front for `0.00ddd`), so all
 //! three share one computation: a few shifts of three words. The sign byte, those words and an
@@ -11,6 +12,7 @@
 //! capacity (one bounds check a value), never assembled on the stack, where reading a whole
 //! buffer back after byte and word stores stalls store forwarding.
 use super::decimal::{write_decimal, Decimal, POW10};
+use super::digit_words::sixteen_digits;
 use crate::spelling::eight_digits;
 use crate::spelling::sink::{ByteSink, WindowText};
 use std::mem::MaybeUninit;
@@ -54,11 +56,8 @@ impl DecimalText {
         let (significand, point) = fill_frame(decimal, FRAME_DIGITS);
         let above_8 = significand / TEN_8;
         let top = (above_8 as u32) / TEN_8 as u32;
-        let middle = eight_digits(above_8 as u32 - top * TEN_8 as u32);
-        let bottom = eight_digits((significand - above_8 * TEN_8) as u32);
-        // Trailing zeros, on the digit values: the earlier digit is in the lower byte.
-        let tail = u128::from(middle - ASCII_ZEROS) | (u128::from(bottom - ASCII_ZEROS) << 64);
-        let trailing_zeros = tail.leading_zeros() / 8;
+        let ([middle, bottom], trailing_zeros) =
+            sixteen_digits(above_8 as u32 - top * TEN_8 as u32, (significand - above_8 * TEN_8) as u32);
         DecimalText {
             first: b'0' + top as u8,
             high: middle,
@@ -201,13 +200,43 @@ const LOW_BYTES_MASKS: [u64; 8] = {
 #[inline(always)]
 fn fill_frame(decimal: Decimal, frame: usize) -> (u64, i32) {
     let significand = decimal.significand;
-    // From the bit length, `floor(log10)` or one less (1233 / 4096 is just above log10(2)).
-    let bits = 64 - significand.leading_zeros();
-    let guess = (bits * 1233) >> 12;
-    let digits = guess as usize + usize::from(significand >= POW10[guess as usize]);
-    let scale = POW10[frame.saturating_sub(digits)];
-    (significand * scale, decimal.exponent + digits as i32)
+    // The top bit's index (the `| 1` tells the compiler the operand is not zero, which saves
+    // the zero case of the count), then the digit count by tables, not by multiplying.
+    let top_bit = 63 - (significand | 1).leading_zeros();
+    let (guess, power) = DIGITS_BELOW[top_bit as usize & 63];
+    let digits = guess + usize::from(significand >= power);
+    let scales = if frame == SHORT_DIGITS { &SHORT_FRAME_SCALES } else { &FRAME_SCALES };
+    (significand * scales[digits & 31], decimal.exponent + digits as i32)
 }
+
+/// By the index `b` of a number's top bit, its digit count or one less, `guess =
+/// floor((b + 1) log10 2)` (1233 / 4096 is just above log10 2, and close enough here), and
+/// `10^guess`, which the number reaches exactly when it has one digit more.
+const DIGITS_BELOW: [(usize, u64); 64] = {
+    let mut table = [(0, 1); 64];
+    let mut bit = 0;
+    while bit < 64 {
+        let guess = ((bit + 1) * 1233) >> 12;
+        table[bit] = (guess, POW10[guess]);
+        bit += 1;
+    }
+    table
+};
+
+/// `10^(frame - digits)` by a significand's digit count (`1..=frame` for the significands a frame
+/// takes; the rest of the table is never read for them).
+const fn frame_scales(frame: usize) -> [u64; 32] {
+    let mut table = [1; 32];
+    let mut digits = 0;
+    while digits < frame {
+        table[digits] = POW10[frame - digits];
+        digits += 1;
+    }
+    table
+}
+
+const FRAME_SCALES: [u64; 32] = frame_scales(FRAME_DIGITS);
+const SHORT_FRAME_SCALES: [u64; 32] = frame_scales(SHORT_DIGITS);
 
 /// `E`, a `-` for a negative exponent, then its 1 to 3 digits, as the low bytes of a word.
 #[inline(always)]

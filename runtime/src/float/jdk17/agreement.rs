@@ -45,17 +45,76 @@ pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, signific
     if len < 2 && text.first_digit() == b'1' {
         return None;
     }
+    // A double's common case, without the estimate: it is `point - 1` or `point` (see
+    // [`estimate_candidates_are_exact`]), and no other test reads it. A float's `10 * S` sizes lie
+    // near 32 bits, where the two candidates often differ in the test: floats compute it.
+    if significant_bits > 24 {
+        if bin_exp <= MAX_SMALL_BIN_EXP
+            && point >= 1
+            && len >= 3
+            && estimate_candidates_are_exact(point, bin_exp, significant_bits)
+        {
+            return Some(text);
+        }
+        return legacy_text_by_estimate_apart(text, bin_exp, fraction, significant_bits, placed.alone);
+    }
+    legacy_text_by_estimate(text, bin_exp, fraction, significant_bits, placed.alone)
+}
+
+/// [`legacy_text_by_estimate`] out of line, for the doubles outside the common case.
+#[inline(never)]
+fn legacy_text_by_estimate_apart(
+    text: DecimalText,
+    bin_exp: i32,
+    fraction: u64,
+    significant_bits: i32,
+    alone: bool,
+) -> Option<DecimalText> {
+    legacy_text_by_estimate(text, bin_exp, fraction, significant_bits, alone)
+}
+
+/// [`legacy_text`]'s test with the loop's decimal-exponent estimate computed.
+#[inline(always)]
+fn legacy_text_by_estimate(
+    text: DecimalText,
+    bin_exp: i32,
+    fraction: u64,
+    significant_bits: i32,
+    alone: bool,
+) -> Option<DecimalText> {
+    let (len, point) = (text.len as i32, text.point);
     let dec_exp = estimate_dec_exp(fraction, bin_exp);
     // Non-integers with `dec_exp >= 0` (below 2^52, so no short decimal at `v + M`) take the
     // direct sizes in registers; the rest the full set-up, out of line. The integer path takes
     // every integer up to `MAX_SMALL_BIN_EXP`, so here that exponent marks a non-integer (the
     // loop's `tiny_bits > 0`), one comparison where `tiny_bits` would be kept across the product.
     let prints = if bin_exp <= MAX_SMALL_BIN_EXP && dec_exp >= 0 {
-        direct_prints(dec_exp, bin_exp, significant_bits, [len, point], placed.alone)
+        direct_prints(dec_exp, bin_exp, significant_bits, [len, point], alone)
     } else {
-        full_set_up_prints(bin_exp, fraction, significant_bits, [len, point], placed.alone)
+        full_set_up_prints(bin_exp, fraction, significant_bits, [len, point], alone)
     };
     prints.then_some(text)
+}
+
+/// Whether [`direct_prints`] holds for a decimal of at least 3 digits with the point after
+/// `point >= 1` of them, whichever of its two possible values the estimate takes.
+///
+/// On this route `point - 1` is `floor(log10 v)`: a decimal below the power of ten at or under `v`,
+/// or above the one over it, would leave that power (one digit) in the rounding interval and
+/// closer to `v`, and JDK 19 would have chosen it (the power over `v` itself is the one-digit `1`
+/// turned away above). The estimate is `floor(log10 v)` or one more: its linear part is the
+/// tangent of `log10` at 1.5, above the curve and less than 0.04 above it on `[1, 2)`
+/// (`estimate_is_the_floor_of_log10_or_one_more` checks where that margin is thinnest). So the
+/// estimate is `point - 1` or `point` (`>= 0`: the direct sizes apply), which is the test's first
+/// half, and its second half holds when both candidates' `ten_s_bits` are `<= 28` in their
+/// multiple of 32.
+#[inline(always)]
+fn estimate_candidates_are_exact(point: i32, bin_exp: i32, significant_bits: i32) -> bool {
+    // `ten_s_bits` of [`LoopSizes::direct`] for the estimates `point - 1` and `point`.
+    let base = significant_bits - bin_exp + point;
+    let low = base + small_pow5_bits(point);
+    let high = base + 1 + small_pow5_bits(point + 1);
+    low & 31 <= 28 && high & 31 <= 28
 }
 
 /// [`legacy_text`]'s test for values of the direct form. The common case needs no width: with
@@ -171,8 +230,10 @@ const POW5: [u64; 28] = {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{f32_legacy, f64_legacy, Legacy, Scaling};
+    use super::super::{estimate_dec_exp, f32_legacy, f64_legacy, Legacy, Scaling};
+    use crate::float::bignum::BigUint;
     use crate::float::decimal::write_layout;
+    use std::cmp::Ordering;
 
     /// xorshift64*: deterministic values without a dependency.
     fn random_bits(count: usize) -> impl Iterator<Item = u64> {
@@ -201,6 +262,51 @@ mod tests {
         let mut out = Vec::new();
         text.write(&mut out, false);
         Some(out)
+    }
+
+    /// `value = c * 2^q` against `10^n`, exactly.
+    fn compare_with_pow10(c: u64, q: i32, n: i32) -> Ordering {
+        let twos = q - n;
+        let value = BigUint::from_mul_pow5_pow2(c, (-n).max(0) as u32, twos.max(0) as u32);
+        let power = BigUint::from_mul_pow5_pow2(1, n.max(0) as u32, (-twos).max(0) as u32);
+        value.compare(&power)
+    }
+
+    /// The estimate of a normal double against `floor(log10 v)`, which is `near` or `near - 1`.
+    fn check_estimate(double: f64, near: i32) {
+        let bits = double.to_bits();
+        let (biased, stored) = (((bits >> 52) & 0x7ff) as i32, bits & ((1 << 52) - 1));
+        if biased == 0 || biased == 0x7ff {
+            return;
+        }
+        let (c, q) = (stored | (1 << 52), biased - 1075);
+        let floor_log10 = if compare_with_pow10(c, q, near) == Ordering::Less { near - 1 } else { near };
+        assert_eq!(compare_with_pow10(c, q, floor_log10 + 1), Ordering::Less, "{double:e}");
+        let estimate = estimate_dec_exp(c, biased - 1023);
+        assert!(estimate == floor_log10 || estimate == floor_log10 + 1, "{double:e}: estimate {estimate}");
+    }
+
+    /// The estimate is `floor(log10 v)` or one more for every normal value. Within a binade the
+    /// estimate never falls as `v` grows, and `floor(log10 v)` steps only at a power of ten, so the
+    /// difference is smallest at the binade's first double and at the first one from a power of
+    /// ten, and largest at the last one before such a step: those are all checked.
+    #[test]
+    fn estimate_is_the_floor_of_log10_or_one_more() {
+        for biased in 1..0x7ff_u64 {
+            let first = f64::from_bits(biased << 52);
+            let last = f64::from_bits(((biased + 1) << 52) - 1);
+            check_estimate(first, first.log10().floor() as i32 + 1);
+            check_estimate(last, last.log10().floor() as i32 + 1);
+        }
+        for n in -307..=308 {
+            // The double nearest 10^n and its neighbours: the first at or above it among them.
+            let nearest = format!("1e{n}").parse::<f64>().unwrap();
+            let mut double = f64::from_bits(nearest.to_bits() - 2);
+            for _ in 0..5 {
+                check_estimate(double, n);
+                double = f64::from_bits(double.to_bits() + 1);
+            }
+        }
     }
 
     /// From here on integers take the digit loop too.
