@@ -109,6 +109,11 @@ public final class KafkaBroker implements AutoCloseable {
         throw new IOException("topic " + topic + " has partitions without a leader after 60 s: " + last);
     }
 
+    /** The last lines of the broker's own log (warnings and errors), for a failure's message. */
+    public String logTail() {
+        return tail(directory.resolve("broker.log"));
+    }
+
     public Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000));

@@ -77,12 +77,17 @@ public final class ScanRun {
         properties.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties)) {
             for (ProducerRecord<byte[], byte[]> record : records) {
-                producer.send(record).get(ACK_WAIT_SECONDS, TimeUnit.SECONDS);
+                awaitAck(producer.send(record));
             }
         }
     }
 
-    /** Writes the records with batching (sent in order per partition, all acknowledged before this returns). */
+    /**
+     * Writes the records with batching (sent in order per partition, all acknowledged before this
+     * returns). One request in flight with large batches: a fresh topic's partition may refuse the
+     * first write while the broker still opens its log, and a single request is retried plainly
+     * where several in flight, each with its sequence, have twice outlived the delivery timeout.
+     */
     public static void produceFast(List<ProducerRecord<byte[], byte[]>> records) throws Exception {
         Properties properties = new Properties();
         properties.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedBroker.get().bootstrapServers());
@@ -90,14 +95,26 @@ public final class ScanRun {
         properties.setProperty(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         properties.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         properties.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
+        properties.setProperty(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+        properties.setProperty(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties)) {
             List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
             for (ProducerRecord<byte[], byte[]> record : records) {
                 sent.add(producer.send(record));
             }
             for (java.util.concurrent.Future<?> future : sent) {
-                future.get(ACK_WAIT_SECONDS, TimeUnit.SECONDS);
+                awaitAck(future);
             }
+        }
+    }
+
+    /** Waits for one acknowledgement; a failure carries the broker's log, which says why. */
+    private static void awaitAck(java.util.concurrent.Future<?> future) throws Exception {
+        try {
+            future.get(ACK_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new java.io.IOException("the broker did not acknowledge a record; its log ends:\n"
+                    + SharedBroker.get().logTail(), e);
         }
     }
 
