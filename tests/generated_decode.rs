@@ -19,8 +19,12 @@ mod random_record;
 
 use random_record::{envelope, key_fields, record, value_fields, Rng};
 
-/// The golden files, compiled: each must be valid Rust against the runtime it targets.
+/// The golden files, compiled: each must be valid Rust against the runtime it targets. The
+/// decoders' rows are in `rows`, each row layout once.
 mod golden {
+    pub mod rows {
+        include!("golden/decode/rows.rs");
+    }
     pub mod ledger {
         include!("golden/decode/ledger.rs");
     }
@@ -93,26 +97,49 @@ fn compatibility(flink_version: FlinkVersion) -> Compatibility {
 #[test]
 fn golden_decoders_match_the_generator() {
     let update = std::env::var_os("KJSON_UPDATE_GOLDEN").is_some();
-    let mut generated_stems = Vec::new();
-    for (stem, ddl) in schema_files() {
-        let origin = format!("schemas/{stem}.sql");
-        let Some(generated) = kjson_codegen::generate_decoder_for_ddl(&ddl, &origin).unwrap() else { continue };
-        generated_stems.push(stem.clone());
+    let files = schema_files();
+    let specs: Vec<(String, SinkSpec)> = files
+        .iter()
+        .map(|(stem, ddl)| (format!("schemas/{stem}.sql"), SinkSpec::from_source_ddl(ddl).unwrap()))
+        .collect();
+    let generated = kjson_codegen::generate_decoders(&specs).unwrap();
+    let mut sources = vec![("rows".to_string(), generated.rows)];
+    let decoders = files.iter().zip(generated.decoders);
+    sources.extend(decoders.filter_map(|((stem, _), decoder)| Some((stem.clone(), decoder?.code))));
+    let generated_stems: Vec<&str> = sources[1..].iter().map(|(stem, _)| stem.as_str()).collect();
+    assert_eq!(generated_stems, DECODED, "add a `mod` for each golden decoder to tests/generated_decode.rs");
+    for (stem, code) in &sources {
         let path = root().join(format!("tests/golden/decode/{stem}.rs"));
         if update {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &generated.code).unwrap();
+            std::fs::write(&path, code).unwrap();
             continue;
         }
         let golden = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
-            golden == generated.code,
-            "{} differs from what kjson-codegen generates for {origin}; if the change is intended, run \
+            golden == *code,
+            "{} differs from what kjson-codegen generates for schemas/; if the change is intended, run \
              KJSON_UPDATE_GOLDEN=1 cargo test --release --test integration generated_decode::golden",
             path.display()
         );
     }
-    assert_eq!(generated_stems, DECODED, "add a `mod` for each golden decoder to tests/generated_decode.rs");
+}
+
+#[test]
+fn a_single_decoder_holds_its_rows_and_tables_of_one_row_layout_share_them() {
+    let files = schema_files();
+    let ddl = |name: &str| &files.iter().find(|(stem, _)| stem == name).unwrap().1;
+    let single = kjson_codegen::generate_decoder_for_ddl(ddl("q9_debezium"), "q9_debezium.sql").unwrap().unwrap();
+    assert!(single.code.contains("pub struct NexmarkQ9DebeziumValue;"), "{}", single.code);
+    assert!(!single.code.contains("super::rows"), "{}", single.code);
+    let specs: Vec<(String, SinkSpec)> = ["q9", "q9_debezium"]
+        .iter()
+        .map(|name| (name.to_string(), SinkSpec::from_source_ddl(ddl(name)).unwrap()))
+        .collect();
+    let shared = kjson_codegen::generate_decoders(&specs).unwrap();
+    assert_eq!(shared.rows.matches("impl rt::GeneratedRow for").count(), 2, "{}", shared.rows);
+    let debezium = shared.decoders[1].as_ref().unwrap();
+    assert!(debezium.code.contains("super::rows::NexmarkQ9Value"), "{}", debezium.code);
 }
 
 #[test]

@@ -20,7 +20,7 @@ mod nested;
 mod schema_dir;
 
 pub use decode::dir::compile_decoder_dirs;
-pub use decode::{generate_decoder, generate_decoder_for_ddl, GeneratedDecoder};
+pub use decode::{generate_decoder, generate_decoder_for_ddl, generate_decoders, GeneratedDecoder, GeneratedDecoders};
 pub use schema_dir::{compile_schema_dirs, SchemaDir};
 
 /// The generated source of one row layout.

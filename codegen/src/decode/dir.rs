@@ -1,13 +1,15 @@
 //! The decoders of the schema folders: every `*.sql` whose scan side has a generated decoder,
-//! into `OUT_DIR/kjson_generated_decode/`, plus a `registry.rs` listing them (the encoders'
-//! `schema_dir` does the same for the write side).
+//! into `OUT_DIR/kjson_generated_decode/`, the rows they read in one shared `rows.rs`, and a
+//! `registry.rs` listing them (the encoders' `schema_dir` does the same for the write side).
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::Literal;
 use quote::{format_ident, quote};
 
-use super::generate_decoder_for_ddl;
+use kjson_runtime::SinkSpec;
+
+use super::generate_decoders;
 use crate::format_tokens;
 use crate::names::{snake_case, IdentPool};
 use crate::schema_dir::{remove_stale, sql_files, write_if_changed, SchemaDir};
@@ -15,39 +17,52 @@ use crate::schema_dir::{remove_stale, sql_files, write_if_changed, SchemaDir};
 /// The generated decoders go here, under `out_dir`.
 pub const GENERATED_DECODE_DIR: &str = "kjson_generated_decode";
 
-/// Generates the decoders of the `*.sql` files of `dirs` (file-name order). Returns the paths
-/// the build script must watch; errors name the file.
+/// The module of the rows the decoders share.
+const ROWS_MODULE: &str = "rows";
+
+/// Generates the decoders of the `*.sql` files of `dirs` (file-name order), their rows in one
+/// shared `rows.rs`. Returns the paths the build script must watch; errors name the file.
 pub fn compile_decoder_dirs(dirs: &[SchemaDir], out_dir: &Path) -> Result<Vec<PathBuf>, String> {
     let target = out_dir.join(GENERATED_DECODE_DIR);
     fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
     let mut watched = Vec::new();
-    let mut modules = Vec::new();
-    let mut pool = IdentPool::default();
-    pool.reserve("registry");
+    let mut specs = Vec::new();
+    let mut stems = Vec::new();
     for dir in dirs {
         watched.push(dir.path.clone());
         for file in sql_files(&dir.path)? {
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let origin = format!("{}/{name}", dir.label);
             let ddl = fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let generated = generate_decoder_for_ddl(&ddl, &origin).map_err(|e| format!("{}: {e}", file.display()))?;
-            watched.push(file.clone());
-            let Some(generated) = generated else { continue };
+            let spec = SinkSpec::from_source_ddl(&ddl).map_err(|e| format!("{}: {e}", file.display()))?;
             let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let module = pool.take(&format!("{}{}", dir.module_prefix, snake_case(&stem)), modules.len());
-            write_if_changed(&target.join(format!("{module}.rs")), &generated.code)?;
-            modules.push((module, generated.type_name, origin));
+            stems.push(format!("{}{}", dir.module_prefix, snake_case(&stem)));
+            specs.push((format!("{}/{name}", dir.label), spec));
+            watched.push(file);
         }
     }
+    let generated = generate_decoders(&specs).map_err(|e| e.to_string())?;
+    let mut pool = IdentPool::default();
+    pool.reserve("registry");
+    pool.reserve(ROWS_MODULE);
+    let mut modules = Vec::new();
+    for ((stem, (origin, _)), decoder) in stems.iter().zip(&specs).zip(generated.decoders) {
+        let Some(decoder) = decoder else { continue };
+        let module = pool.take(stem, modules.len());
+        write_if_changed(&target.join(format!("{module}.rs")), &decoder.code)?;
+        modules.push((module, decoder.type_name, origin.clone()));
+    }
+    write_if_changed(&target.join(format!("{ROWS_MODULE}.rs")), &generated.rows)?;
     write_if_changed(&target.join("registry.rs"), &registry_source(&modules)?)?;
-    remove_stale(&target, &modules)?;
+    let mut kept = modules.clone();
+    kept.push((ROWS_MODULE.to_string(), String::new(), String::new()));
+    remove_stale(&target, &kept)?;
     Ok(watched)
 }
 
-/// `registry.rs`: one module per decoder and the `DECODERS` table, for `include!` from the root
+/// `registry.rs`: one module per decoder, the shared rows and the `DECODERS` table, for `include!` from the root
 /// crate's decoder registry (which defines `GeneratedDecoderEntry`).
 fn registry_source(modules: &[(String, String, String)]) -> Result<String, String> {
-    let items = modules.iter().map(|(module, _, _)| {
+    let items = modules.iter().map(|(module, _, _)| module.as_str()).chain([ROWS_MODULE]).map(|module| {
         let ident = format_ident!("{module}");
         let path = format!("/{GENERATED_DECODE_DIR}/{module}.rs");
         quote!(pub mod #ident { include!(concat!(env!("OUT_DIR"), #path)); })

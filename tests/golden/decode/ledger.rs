@@ -10,34 +10,7 @@ impl rt::GeneratedDecoder for LedgerDecoder {
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"BIGINT\"\ncolumn 1 \"amount\" \"DECIMAL(12, 2)\"\ncolumn 2 \"unit_price\" \"DECIMAL(18, 6)\"\ncolumn 3 \"rate\" \"DECIMAL(7, 5)\"\ncolumn 4 \"balance\" \"DECIMAL(38, 18)\"\ncolumn 5 \"quantity\" \"DECIMAL(10, 0)\"\nkey none\nvalue field 0 \"id\"\nvalue field 1 \"amount\"\nvalue field 2 \"unit_price\"\nvalue field 3 \"rate\"\nvalue field 4 \"balance\"\nvalue field 5 \"quantity\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nconnector kafka\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "LedgerDecoder";
     const KEY: Option<rt::SideRow> = None;
-    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<LedgerValue>());
-}
-/// The row of the value side.
-pub struct LedgerValue;
-impl rt::GeneratedRow for LedgerValue {
-    const MEMBERS: &'static [rt::Member] = &[
-        rt::Member::of(b"\"id\":"),
-        rt::Member::of(b"\"amount\":"),
-        rt::Member::of(b"\"unit_price\":"),
-        rt::Member::of(b"\"rate\":"),
-        rt::Member::of(b"\"balance\":"),
-        rt::Member::of(b"\"quantity\":"),
-    ];
-    const COLUMNS: &'static [usize] = &[0, 1, 2, 3, 4, 5];
-    #[inline(always)]
-    fn field(
-        index: usize,
-        reader: &mut rt::Reader<'_, '_>,
-        columns: &mut rt::Columns<'_>,
-    ) -> Option<()> {
-        match index {
-            0 => rt::bigint(reader, columns, 0),
-            1 => rt::decimal(reader, columns, 1, 12, 2),
-            2 => rt::decimal(reader, columns, 2, 18, 6),
-            3 => rt::decimal(reader, columns, 3, 7, 5),
-            4 => rt::decimal(reader, columns, 4, 38, 18),
-            5 => rt::decimal(reader, columns, 5, 10, 0),
-            _ => None,
-        }
-    }
+    const VALUE: Option<rt::SideRow> = Some(
+        rt::SideRow::of::<super::rows::LedgerValue>(),
+    );
 }

@@ -10,32 +10,7 @@ impl rt::GeneratedDecoder for NexmarkQ0Decoder {
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"auction\" \"BIGINT\"\ncolumn 1 \"bidder\" \"BIGINT\"\ncolumn 2 \"price\" \"BIGINT\"\ncolumn 3 \"dateTime\" \"TIMESTAMP(3)\"\ncolumn 4 \"extra\" \"STRING\"\nkey none\nvalue field 0 \"auction\"\nvalue field 1 \"bidder\"\nvalue field 2 \"price\"\nvalue field 3 \"dateTime\"\nvalue field 4 \"extra\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nconnector kafka\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "NexmarkQ0Decoder";
     const KEY: Option<rt::SideRow> = None;
-    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<NexmarkQ0Value>());
-}
-/// The row of the value side.
-pub struct NexmarkQ0Value;
-impl rt::GeneratedRow for NexmarkQ0Value {
-    const MEMBERS: &'static [rt::Member] = &[
-        rt::Member::of(b"\"auction\":"),
-        rt::Member::of(b"\"bidder\":"),
-        rt::Member::of(b"\"price\":"),
-        rt::Member::of(b"\"dateTime\":"),
-        rt::Member::of(b"\"extra\":"),
-    ];
-    const COLUMNS: &'static [usize] = &[0, 1, 2, 3, 4];
-    #[inline(always)]
-    fn field(
-        index: usize,
-        reader: &mut rt::Reader<'_, '_>,
-        columns: &mut rt::Columns<'_>,
-    ) -> Option<()> {
-        match index {
-            0 => rt::bigint(reader, columns, 0),
-            1 => rt::bigint(reader, columns, 1),
-            2 => rt::bigint(reader, columns, 2),
-            3 => rt::timestamp(reader, columns, 3),
-            4 => rt::text(reader, columns, 4),
-            _ => None,
-        }
-    }
+    const VALUE: Option<rt::SideRow> = Some(
+        rt::SideRow::of::<super::rows::NexmarkQ0Value>(),
+    );
 }

@@ -9,60 +9,10 @@ impl rt::GeneratedDecoder for NexmarkQ19Decoder {
     const FINGERPRINT: u64 = 0xaac42c7fe8bde24d;
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"auction\" \"BIGINT NOT NULL\"\ncolumn 1 \"bidder\" \"BIGINT\"\ncolumn 2 \"price\" \"BIGINT\"\ncolumn 3 \"channel\" \"STRING\"\ncolumn 4 \"url\" \"STRING\"\ncolumn 5 \"dateTime\" \"TIMESTAMP(3)\"\ncolumn 6 \"extra\" \"STRING\"\ncolumn 7 \"rank_number\" \"BIGINT NOT NULL\"\nkey field 0 \"auction\"\nkey field 7 \"rank_number\"\nkey options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nvalue field 0 \"auction\"\nvalue field 1 \"bidder\"\nvalue field 2 \"price\"\nvalue field 3 \"channel\"\nvalue field 4 \"url\"\nvalue field 5 \"dateTime\"\nvalue field 6 \"extra\"\nvalue field 7 \"rank_number\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nconnector upsert-kafka\nkey format \"json\"\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "NexmarkQ19Decoder";
-    const KEY: Option<rt::SideRow> = Some(rt::SideRow::of::<NexmarkQ19Key>());
-    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<NexmarkQ19Value>());
-}
-/// The row of the key side.
-pub struct NexmarkQ19Key;
-impl rt::GeneratedRow for NexmarkQ19Key {
-    const MEMBERS: &'static [rt::Member] = &[
-        rt::Member::of(b"\"auction\":"),
-        rt::Member::of(b"\"rank_number\":"),
-    ];
-    const COLUMNS: &'static [usize] = &[0, 1];
-    #[inline(always)]
-    fn field(
-        index: usize,
-        reader: &mut rt::Reader<'_, '_>,
-        columns: &mut rt::Columns<'_>,
-    ) -> Option<()> {
-        match index {
-            0 => rt::bigint(reader, columns, 0),
-            1 => rt::bigint(reader, columns, 1),
-            _ => None,
-        }
-    }
-}
-/// The row of the value side.
-pub struct NexmarkQ19Value;
-impl rt::GeneratedRow for NexmarkQ19Value {
-    const MEMBERS: &'static [rt::Member] = &[
-        rt::Member::of(b"\"auction\":"),
-        rt::Member::of(b"\"bidder\":"),
-        rt::Member::of(b"\"price\":"),
-        rt::Member::of(b"\"channel\":"),
-        rt::Member::of(b"\"url\":"),
-        rt::Member::of(b"\"dateTime\":"),
-        rt::Member::of(b"\"extra\":"),
-        rt::Member::of(b"\"rank_number\":"),
-    ];
-    const COLUMNS: &'static [usize] = &[0, 1, 2, 3, 4, 5, 6, 7];
-    #[inline(always)]
-    fn field(
-        index: usize,
-        reader: &mut rt::Reader<'_, '_>,
-        columns: &mut rt::Columns<'_>,
-    ) -> Option<()> {
-        match index {
-            0 => rt::bigint(reader, columns, 0),
-            1 => rt::bigint(reader, columns, 1),
-            2 => rt::bigint(reader, columns, 2),
-            3 => rt::text(reader, columns, 3),
-            4 => rt::text(reader, columns, 4),
-            5 => rt::timestamp(reader, columns, 5),
-            6 => rt::text(reader, columns, 6),
-            7 => rt::bigint(reader, columns, 7),
-            _ => None,
-        }
-    }
+    const KEY: Option<rt::SideRow> = Some(
+        rt::SideRow::of::<super::rows::NexmarkQ19Key>(),
+    );
+    const VALUE: Option<rt::SideRow> = Some(
+        rt::SideRow::of::<super::rows::NexmarkQ19Value>(),
+    );
 }

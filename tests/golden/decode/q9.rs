@@ -9,72 +9,10 @@ impl rt::GeneratedDecoder for NexmarkQ9Decoder {
     const FINGERPRINT: u64 = 0x875e4a8c8d63d6e3;
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"BIGINT NOT NULL\"\ncolumn 1 \"itemName\" \"STRING\"\ncolumn 2 \"description\" \"STRING\"\ncolumn 3 \"initialBid\" \"BIGINT\"\ncolumn 4 \"reserve\" \"BIGINT\"\ncolumn 5 \"dateTime\" \"TIMESTAMP(3)\"\ncolumn 6 \"expires\" \"TIMESTAMP(3)\"\ncolumn 7 \"seller\" \"BIGINT\"\ncolumn 8 \"category\" \"BIGINT\"\ncolumn 9 \"extra\" \"STRING\"\ncolumn 10 \"auction\" \"BIGINT\"\ncolumn 11 \"bidder\" \"BIGINT\"\ncolumn 12 \"price\" \"BIGINT\"\ncolumn 13 \"bid_dateTime\" \"TIMESTAMP(3)\"\ncolumn 14 \"bid_extra\" \"STRING\"\nkey field 0 \"id\"\nkey options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nvalue field 0 \"id\"\nvalue field 1 \"itemName\"\nvalue field 2 \"description\"\nvalue field 3 \"initialBid\"\nvalue field 4 \"reserve\"\nvalue field 5 \"dateTime\"\nvalue field 6 \"expires\"\nvalue field 7 \"seller\"\nvalue field 8 \"category\"\nvalue field 9 \"extra\"\nvalue field 10 \"auction\"\nvalue field 11 \"bidder\"\nvalue field 12 \"price\"\nvalue field 13 \"bid_dateTime\"\nvalue field 14 \"bid_extra\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nconnector upsert-kafka\nkey format \"json\"\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "NexmarkQ9Decoder";
-    const KEY: Option<rt::SideRow> = Some(rt::SideRow::of::<NexmarkQ9Key>());
-    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<NexmarkQ9Value>());
-}
-/// The row of the key side.
-pub struct NexmarkQ9Key;
-impl rt::GeneratedRow for NexmarkQ9Key {
-    const MEMBERS: &'static [rt::Member] = &[rt::Member::of(b"\"id\":")];
-    const COLUMNS: &'static [usize] = &[0];
-    #[inline(always)]
-    fn field(
-        index: usize,
-        reader: &mut rt::Reader<'_, '_>,
-        columns: &mut rt::Columns<'_>,
-    ) -> Option<()> {
-        match index {
-            0 => rt::bigint(reader, columns, 0),
-            _ => None,
-        }
-    }
-}
-/// The row of the value side.
-pub struct NexmarkQ9Value;
-impl rt::GeneratedRow for NexmarkQ9Value {
-    const MEMBERS: &'static [rt::Member] = &[
-        rt::Member::of(b"\"id\":"),
-        rt::Member::of(b"\"itemName\":"),
-        rt::Member::of(b"\"description\":"),
-        rt::Member::of(b"\"initialBid\":"),
-        rt::Member::of(b"\"reserve\":"),
-        rt::Member::of(b"\"dateTime\":"),
-        rt::Member::of(b"\"expires\":"),
-        rt::Member::of(b"\"seller\":"),
-        rt::Member::of(b"\"category\":"),
-        rt::Member::of(b"\"extra\":"),
-        rt::Member::of(b"\"auction\":"),
-        rt::Member::of(b"\"bidder\":"),
-        rt::Member::of(b"\"price\":"),
-        rt::Member::of(b"\"bid_dateTime\":"),
-        rt::Member::of(b"\"bid_extra\":"),
-    ];
-    const COLUMNS: &'static [usize] = &[
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-    ];
-    #[inline(always)]
-    fn field(
-        index: usize,
-        reader: &mut rt::Reader<'_, '_>,
-        columns: &mut rt::Columns<'_>,
-    ) -> Option<()> {
-        match index {
-            0 => rt::bigint(reader, columns, 0),
-            1 => rt::text(reader, columns, 1),
-            2 => rt::text(reader, columns, 2),
-            3 => rt::bigint(reader, columns, 3),
-            4 => rt::bigint(reader, columns, 4),
-            5 => rt::timestamp(reader, columns, 5),
-            6 => rt::timestamp(reader, columns, 6),
-            7 => rt::bigint(reader, columns, 7),
-            8 => rt::bigint(reader, columns, 8),
-            9 => rt::text(reader, columns, 9),
-            10 => rt::bigint(reader, columns, 10),
-            11 => rt::bigint(reader, columns, 11),
-            12 => rt::bigint(reader, columns, 12),
-            13 => rt::timestamp(reader, columns, 13),
-            14 => rt::text(reader, columns, 14),
-            _ => None,
-        }
-    }
+    const KEY: Option<rt::SideRow> = Some(
+        rt::SideRow::of::<super::rows::NexmarkQ9Key>(),
+    );
+    const VALUE: Option<rt::SideRow> = Some(
+        rt::SideRow::of::<super::rows::NexmarkQ9Value>(),
+    );
 }

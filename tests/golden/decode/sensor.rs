@@ -10,44 +10,7 @@ impl rt::GeneratedDecoder for SensorDecoder {
     const CANONICAL_SPEC: &'static str = "kjson-layout 2\ncolumn 0 \"id\" \"BIGINT\"\ncolumn 1 \"temperature\" \"DOUBLE\"\ncolumn 2 \"humidity\" \"DOUBLE\"\ncolumn 3 \"pressure\" \"DOUBLE\"\ncolumn 4 \"voltage\" \"DOUBLE\"\ncolumn 5 \"current_a\" \"DOUBLE\"\ncolumn 6 \"power_w\" \"DOUBLE\"\ncolumn 7 \"latitude\" \"DOUBLE\"\ncolumn 8 \"longitude\" \"DOUBLE\"\ncolumn 9 \"battery\" \"FLOAT\"\ncolumn 10 \"signal_dbm\" \"FLOAT\"\nkey none\nvalue field 0 \"id\"\nvalue field 1 \"temperature\"\nvalue field 2 \"humidity\"\nvalue field 3 \"pressure\"\nvalue field 4 \"voltage\"\nvalue field 5 \"current_a\"\nvalue field 6 \"power_w\"\nvalue field 7 \"latitude\"\nvalue field 8 \"longitude\"\nvalue field 9 \"battery\"\nvalue field 10 \"signal_dbm\"\nvalue options timestamp=SQL map-null-key=FAIL literal=\"null\" decimal-plain=false ignore-null-fields=false\nconnector kafka\nvalue format \"json\"\n";
     const TYPE_NAME: &'static str = "SensorDecoder";
     const KEY: Option<rt::SideRow> = None;
-    const VALUE: Option<rt::SideRow> = Some(rt::SideRow::of::<SensorValue>());
-}
-/// The row of the value side.
-pub struct SensorValue;
-impl rt::GeneratedRow for SensorValue {
-    const MEMBERS: &'static [rt::Member] = &[
-        rt::Member::of(b"\"id\":"),
-        rt::Member::of(b"\"temperature\":"),
-        rt::Member::of(b"\"humidity\":"),
-        rt::Member::of(b"\"pressure\":"),
-        rt::Member::of(b"\"voltage\":"),
-        rt::Member::of(b"\"current_a\":"),
-        rt::Member::of(b"\"power_w\":"),
-        rt::Member::of(b"\"latitude\":"),
-        rt::Member::of(b"\"longitude\":"),
-        rt::Member::of(b"\"battery\":"),
-        rt::Member::of(b"\"signal_dbm\":"),
-    ];
-    const COLUMNS: &'static [usize] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-    #[inline(always)]
-    fn field(
-        index: usize,
-        reader: &mut rt::Reader<'_, '_>,
-        columns: &mut rt::Columns<'_>,
-    ) -> Option<()> {
-        match index {
-            0 => rt::bigint(reader, columns, 0),
-            1 => rt::floating(reader, columns, 1),
-            2 => rt::floating(reader, columns, 2),
-            3 => rt::floating(reader, columns, 3),
-            4 => rt::floating(reader, columns, 4),
-            5 => rt::floating(reader, columns, 5),
-            6 => rt::floating(reader, columns, 6),
-            7 => rt::floating(reader, columns, 7),
-            8 => rt::floating(reader, columns, 8),
-            9 => rt::floating(reader, columns, 9),
-            10 => rt::floating(reader, columns, 10),
-            _ => None,
-        }
-    }
+    const VALUE: Option<rt::SideRow> = Some(
+        rt::SideRow::of::<super::rows::SensorValue>(),
+    );
 }
