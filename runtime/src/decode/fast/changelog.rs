@@ -92,7 +92,7 @@ fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &m
             }
             (None, b'"') => {
                 scan.pos += 1;
-                images.op = Some(scan.plain_string()?);
+                images.op = Some(operation(scan)?);
             }
             _ => return None,
         }
@@ -103,6 +103,19 @@ fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &m
         return None;
     }
     kinds(names, &images)
+}
+
+/// After the operation's opening quote: its raw bytes as `plain_string` reads them, a one-byte
+/// code (as Flink writes it) without the search for the string's end.
+fn operation<'a>(scan: &mut Scan<'a>) -> Option<&'a [u8]> {
+    let input = scan.input;
+    match input.get(scan.pos..scan.pos + 2) {
+        Some(&[code, b'"']) if code != b'"' && code != b'\\' => {
+            scan.pos += 2;
+            Some(&input[scan.pos - 2..scan.pos - 1])
+        }
+        _ => scan.plain_string(),
+    }
 }
 
 /// The rows of the operation, when they are exactly the images written, in their order.

@@ -49,14 +49,25 @@ pub(super) fn envelope<'a>(
     if scan.peek()? == b'}' {
         return Some(());
     }
+    // Known members are looked for from the one after the last found on: the order Flink
+    // writes them in.
+    let mut next = 0;
     loop {
-        let index = match known.iter().position(|member| scan.eat_prefix(member)) {
+        let expected = known.get(next).is_some_and(|member| scan.eat_prefix(member));
+        let found = match expected {
+            true => Some(next),
+            false => known.iter().position(|member| scan.eat_prefix(member)),
+        };
+        let index = match found {
             Some(index) => Some(index),
             None => member_name(scan, known, limits)?,
         };
         scan.peek()?;
         match index {
-            Some(index) => visit(scan, index)?,
+            Some(index) => {
+                visit(scan, index)?;
+                next = index + 1;
+            }
             None => scan.skip_value(limits, 0)?,
         }
         match scan.peek()? {
