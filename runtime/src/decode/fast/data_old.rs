@@ -52,6 +52,57 @@ static MEMBERS: [Prefix; 5] = [
     Prefix::of(b"\"table\":"),
 ];
 
+/// `{"data":`, then `,"old":` (optional) and `,"type":`: the members in the order and spelling
+/// producers write them.
+static LAYOUT: [Prefix; 3] = [Prefix::of(b"{\"data\":"), Prefix::of(b",\"old\":"), Prefix::of(b",\"type\":")];
+
+/// The envelope's members, the data rows read into `columns` from row `start` on: in the
+/// common layout member after member (no member loop), else any layout (`read_envelope`).
+fn read_members<'a>(
+    plan: &RowPlan,
+    message: &'a [u8],
+    columns: &mut [Column],
+    start: usize,
+    canal: bool,
+) -> Option<Envelope<'a>> {
+    if let Some(found) = read_layout(plan, message, columns, canal) {
+        return Some(found);
+    }
+    plan.columns().for_each(|at| columns[at].truncate(start));
+    read_envelope(plan, message, columns, canal)
+}
+
+/// The common layout ([`LAYOUT`], no whitespace, `old` as rows, `type` a string, the data rows
+/// first), read as [`read_envelope`] reads it; `None` on anything else (rows perhaps written).
+fn read_layout<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], canal: bool) -> Option<Envelope<'a>> {
+    let mut scan = Scan { input: message, pos: 0 };
+    if !scan.eat_prefix(&LAYOUT[0]) {
+        return None;
+    }
+    let rows = match canal {
+        true => rows(&mut scan, plan, columns, &mut 0, row)?,
+        false => {
+            scan.eat(b'{')?;
+            row(&mut scan, plan, columns)?;
+            1
+        }
+    };
+    let mut found = Envelope { rows: Some(rows), seen: 1, ..Envelope::default() };
+    if scan.eat_prefix(&LAYOUT[1]) {
+        let (count, names) = old_rows(&mut scan, plan, columns, canal)?;
+        found.old = Old::Read(count, names);
+        found.seen |= 2;
+    }
+    if !scan.eat_prefix(&LAYOUT[2]) {
+        return None;
+    }
+    found.op = Some(operation(&mut scan, &plan.limits)?);
+    found.seen |= 4;
+    let all = if canal { 31 } else { 7 };
+    let complete = !plan.limits.fail_on_missing_field || found.seen == all;
+    (complete && scan.input.get(scan.pos) == Some(&b'}')).then_some(found)
+}
+
 /// The envelope's members; the data rows are read into `columns`.
 fn read_envelope<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], canal: bool) -> Option<Envelope<'a>> {
     let mut scan = Scan { input: message, pos: 0 };
@@ -166,7 +217,7 @@ fn read_old(plan: &RowPlan, message: &[u8], old: Old, columns: &mut [Column], ca
 
 pub(crate) fn maxwell(plan: &RowPlan, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
     let start = plan.rows(columns);
-    let found = read_envelope(plan, message, columns, false)?;
+    let found = read_members(plan, message, columns, start, false)?;
     let rows = found.rows?;
     let (olds, names) = read_old(plan, message, found.old, columns, false)?;
     match found.op? {
@@ -179,7 +230,7 @@ pub(crate) fn maxwell(plan: &RowPlan, message: &[u8], columns: &mut [Column]) ->
 
 pub(crate) fn canal(plan: &RowPlan, filters: &Filters, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
     let start = plan.rows(columns);
-    let found = read_envelope(plan, message, columns, true)?;
+    let found = read_members(plan, message, columns, start, true)?;
     // A message of another database or table gives no row, whatever its other members.
     if !included(filters.database, found.database)? || !included(filters.table, found.table)? {
         return keep(plan, columns, start, RowKinds::none());
