@@ -166,6 +166,7 @@ fn operation<'a>(scan: &mut Scan<'a>, limits: &PlanLimits) -> Option<&'a [u8]> {
 
 /// An array of row objects into the columns, each read by `read`: how many; `names` gathers
 /// the fields they named.
+#[inline]
 fn rows(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], names: &mut u64, read: ReadRow) -> Option<usize> {
     scan.eat(b'[')?;
     if scan.peek()? == b']' {

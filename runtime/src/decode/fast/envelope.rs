@@ -7,11 +7,10 @@ use super::PlanLimits;
 use crate::decode::side::{UPDATE_AFTER, UPDATE_BEFORE};
 
 /// The RowKinds of the rows a message gave, in order, without an allocation: `count` rows
-/// repeating `pattern`'s first `period` kinds (one kind, or UPDATE's -U/+U pairs).
+/// repeating `pattern` (one kind twice, or UPDATE's -U/+U pair).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RowKinds {
     pattern: [i8; 2],
-    period: usize,
     count: usize,
 }
 
@@ -23,16 +22,23 @@ impl RowKinds {
 
     /// `count` rows of `kind`.
     pub(crate) fn all(kind: i8, count: usize) -> RowKinds {
-        RowKinds { pattern: [kind, kind], period: 1, count }
+        RowKinds { pattern: [kind, kind], count }
     }
 
     /// `pairs` UPDATE_BEFORE, UPDATE_AFTER pairs.
     pub(crate) fn updates(pairs: usize) -> RowKinds {
-        RowKinds { pattern: [UPDATE_BEFORE, UPDATE_AFTER], period: 2, count: 2 * pairs }
+        RowKinds { pattern: [UPDATE_BEFORE, UPDATE_AFTER], count: 2 * pairs }
     }
 
     pub(crate) fn iter(self) -> impl Iterator<Item = i8> {
-        (0..self.count).map(move |row| self.pattern[row % self.period])
+        (0..self.count).map(move |row| self.pattern[row % 2])
+    }
+
+    /// Appends the kinds to `kinds`.
+    pub(crate) fn push_into(self, kinds: &mut Vec<i8>) {
+        for row in 0..self.count {
+            kinds.push(self.pattern[row % 2]);
+        }
     }
 }
 
