@@ -222,8 +222,8 @@ pub(crate) fn maxwell(plan: &RowPlan, message: &[u8], columns: &mut [Column]) ->
     let rows = found.rows?;
     let (olds, names) = read_old(plan, message, found.old, columns, false)?;
     match found.op? {
-        b"insert" => keep(plan, columns, start + rows, RowKinds::all(INSERT, 1)),
-        b"delete" => keep(plan, columns, start + rows, RowKinds::all(DELETE, 1)),
+        b"insert" => keep_data(plan, columns, start + rows, olds, RowKinds::all(INSERT, 1)),
+        b"delete" => keep_data(plan, columns, start + rows, olds, RowKinds::all(DELETE, 1)),
         b"update" if olds == 1 => pair_updates(plan, columns, start, 1, names),
         _ => None,
     }
@@ -239,8 +239,8 @@ pub(crate) fn canal(plan: &RowPlan, filters: &Filters, message: &[u8], columns: 
     let (olds, names) = read_old(plan, message, found.old, columns, true)?;
     let (op, rows) = (found.op?, found.rows);
     match (op, rows) {
-        (b"INSERT", Some(rows)) => keep(plan, columns, start + rows, RowKinds::all(INSERT, rows)),
-        (b"DELETE", Some(rows)) => keep(plan, columns, start + rows, RowKinds::all(DELETE, rows)),
+        (b"INSERT", Some(rows)) => keep_data(plan, columns, start + rows, olds, RowKinds::all(INSERT, rows)),
+        (b"DELETE", Some(rows)) => keep_data(plan, columns, start + rows, olds, RowKinds::all(DELETE, rows)),
         (b"UPDATE", Some(rows)) if !matches!(found.old, Old::Absent) && olds >= rows => {
             pair_updates(plan, columns, start, rows, names)
         }
@@ -255,6 +255,15 @@ pub(crate) fn canal(plan: &RowPlan, filters: &Filters, message: &[u8], columns: 
 fn included(filter: Option<&Regex>, name: Option<&[u8]>) -> Option<bool> {
     let Some(filter) = filter else { return Some(true) };
     Some(filter.is_match(std::str::from_utf8(name?).ok()?))
+}
+
+/// As [`keep`] for an INSERT's or a DELETE's data rows: when `old` gave no row (`olds` = 0), the
+/// columns end with them already.
+fn keep_data(plan: &RowPlan, columns: &mut [Column], rows: usize, olds: usize, kinds: RowKinds) -> Option<RowKinds> {
+    match olds {
+        0 => Some(kinds),
+        _ => keep(plan, columns, rows, kinds),
+    }
 }
 
 /// The plan's columns cut back to `rows` (the rows of `old` only had to read), giving `kinds`.

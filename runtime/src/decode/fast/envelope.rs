@@ -35,9 +35,13 @@ impl RowKinds {
     }
 
     /// Appends the kinds to `kinds`.
+    #[inline]
     pub(crate) fn push_into(self, kinds: &mut Vec<i8>) {
-        for row in 0..self.count {
-            kinds.push(self.pattern[row % 2]);
+        // One row or one pair, the common messages, without a loop or a copy call.
+        match self.count {
+            1 => kinds.push(self.pattern[0]),
+            2 => kinds.extend_from_slice(&self.pattern),
+            _ => kinds.extend(self.iter()),
         }
     }
 }
