@@ -268,6 +268,15 @@ impl Decoder {
         out.kinds.push(kind);
     }
 
+    /// The rows a fast read wrote, each completed by [`Decoder::complete_row`]; only their
+    /// RowKinds when the value rows set every column (no key-only, unset or metadata column).
+    fn complete_rows(&self, out: &mut Output, key_row: Option<KeyRow>, kinds: RowKinds) {
+        if self.key_only.is_empty() && self.unset.is_empty() && out.columns.len() == self.spec.columns.len() {
+            return kinds.push_into(&mut out.kinds);
+        }
+        kinds.iter().for_each(|kind| self.complete_row(out, key_row, kind));
+    }
+
     /// A json (with a map) or changelog message in the common shape read straight into the
     /// columns; false (and nothing written) otherwise.
     fn fast_rows(&self, message: Option<&[u8]>, key_row: Option<KeyRow>, out: &mut Output) -> bool {
@@ -287,7 +296,7 @@ impl Decoder {
         };
         match kinds {
             Some(kinds) => {
-                kinds.iter().for_each(|kind| self.complete_row(out, key_row, kind));
+                self.complete_rows(out, key_row, kinds);
                 true
             }
             None => {

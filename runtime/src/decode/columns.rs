@@ -37,7 +37,6 @@ impl<T: Copy + Default> Cells<T> {
 
     /// See [`Column::before_after`].
     fn before_after(&mut self, at: usize, from_old: bool) {
-        self.truncate(at + 2);
         match from_old {
             true => {
                 self.values.swap(at, at + 1);
@@ -89,7 +88,6 @@ impl Blobs {
 
     /// See [`Column::before_after`].
     fn before_after(&mut self, at: usize, from_old: bool) {
-        self.truncate(at + 2);
         let (start, middle) = (self.offsets[at] as usize, self.offsets[at + 1] as usize);
         match from_old {
             true => {
@@ -304,8 +302,8 @@ impl Column {
         }
     }
 
-    /// Rows `at` (a data row) and `at + 1` (its old row) of a scalar column, with any rows after
-    /// them dropped, become an UPDATE's pair: the before-image's cell (the old row's when
+    /// Rows `at` (a data row) and `at + 1` (its old row), the column's last two, of a scalar
+    /// column become an UPDATE's pair: the before-image's cell (the old row's when
     /// `from_old`, else the data row's), then the after-image's (the data row's). False, and the
     /// column unchanged, for a nested column.
     pub(crate) fn before_after(&mut self, at: usize, from_old: bool) -> bool {

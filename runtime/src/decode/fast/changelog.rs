@@ -36,6 +36,8 @@ pub(crate) fn read_changelog(
 /// A before/after envelope's members (`before`, `after`, the operation) and operation codes.
 struct BeforeAfter {
     members: [Prefix; 3],
+    /// The members as Flink writes them, in order: `{"before":`, `,"after":`, `,"op":"`.
+    layout: [Prefix; 3],
     /// Each code is one byte: compared as a byte, not as a slice (a `memcmp` call each).
     inserts: &'static [u8],
     update: u8,
@@ -44,12 +46,14 @@ struct BeforeAfter {
 
 static DEBEZIUM: BeforeAfter = BeforeAfter {
     members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op\":")],
+    layout: [Prefix::of(b"{\"before\":"), Prefix::of(b",\"after\":"), Prefix::of(b",\"op\":\"")],
     inserts: b"cr",
     update: b'u',
     delete: b'd',
 };
 static OGG: BeforeAfter = BeforeAfter {
     members: [Prefix::of(b"\"before\":"), Prefix::of(b"\"after\":"), Prefix::of(b"\"op_type\":")],
+    layout: [Prefix::of(b"{\"before\":"), Prefix::of(b",\"after\":"), Prefix::of(b",\"op_type\":\"")],
     inserts: b"I",
     update: b'U',
     delete: b'D',
@@ -72,6 +76,43 @@ struct Images<'a> {
 }
 
 fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
+    let start = plan.rows(columns);
+    if let Some(images) = layout(plan, names, message, columns) {
+        return kinds(names, &images);
+    }
+    plan.columns().for_each(|at| columns[at].truncate(start));
+    any_layout(plan, names, message, columns)
+}
+
+/// The envelope as Flink writes it (`BeforeAfter::layout`, no whitespace, no other member), read
+/// member after member as [`any_layout`] reads it; `None` on anything else (rows perhaps written).
+fn layout<'a>(plan: &RowPlan, names: &BeforeAfter, message: &'a [u8], columns: &mut [Column]) -> Option<Images<'a>> {
+    let mut scan = Scan { input: message, pos: 0 };
+    let mut images = Images { seen: 7, ..Images::default() };
+    for (member, image) in names.layout[..2].iter().zip([Image::Before, Image::After]) {
+        if !scan.eat_prefix(member) {
+            return None;
+        }
+        match *scan.input.get(scan.pos)? {
+            b'n' => scan.literal(b"null")?,
+            b'{' => {
+                scan.pos += 1;
+                row(&mut scan, plan, columns)?;
+                images.written[images.count] = Some(image);
+                images.count += 1;
+            }
+            _ => return None,
+        }
+    }
+    if !scan.eat_prefix(&names.layout[2]) {
+        return None;
+    }
+    images.op = Some(operation(&mut scan)?);
+    (scan.input.get(scan.pos) == Some(&b'}')).then_some(images)
+}
+
+/// The envelope's members in any order and layout.
+fn any_layout(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
     let mut scan = Scan { input: message, pos: 0 };
     let mut images = Images::default();
     envelope(&mut scan, &names.members, &plan.limits, |scan, index| {
@@ -92,7 +133,7 @@ fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &m
             }
             (None, b'"') => {
                 scan.pos += 1;
-                images.op = Some(scan.plain_string()?);
+                images.op = Some(operation(scan)?);
             }
             _ => return None,
         }
@@ -103,6 +144,19 @@ fn before_after(plan: &RowPlan, names: &BeforeAfter, message: &[u8], columns: &m
         return None;
     }
     kinds(names, &images)
+}
+
+/// After the operation's opening quote: its raw bytes as `plain_string` reads them, a one-byte
+/// code (as Flink writes it) without the search for the string's end.
+fn operation<'a>(scan: &mut Scan<'a>) -> Option<&'a [u8]> {
+    let input = scan.input;
+    match input.get(scan.pos..scan.pos + 2) {
+        Some(&[code, b'"']) if code != b'"' && code != b'\\' => {
+            scan.pos += 2;
+            Some(&input[scan.pos - 2..scan.pos - 1])
+        }
+        _ => scan.plain_string(),
+    }
 }
 
 /// The rows of the operation, when they are exactly the images written, in their order.

@@ -10,7 +10,7 @@ use regex::Regex;
 use super::envelope::{envelope, plain_or_null, RowKinds};
 use super::read::{old_row, row};
 use super::scan::{Prefix, Scan};
-use super::RowPlan;
+use super::{PlanLimits, RowPlan};
 use crate::decode::columns::Column;
 use crate::decode::side::{DELETE, INSERT};
 
@@ -52,6 +52,57 @@ static MEMBERS: [Prefix; 5] = [
     Prefix::of(b"\"table\":"),
 ];
 
+/// `{"data":`, then `,"old":` (optional) and `,"type":`: the members in the order and spelling
+/// producers write them.
+static LAYOUT: [Prefix; 3] = [Prefix::of(b"{\"data\":"), Prefix::of(b",\"old\":"), Prefix::of(b",\"type\":")];
+
+/// The envelope's members, the data rows read into `columns` from row `start` on: in the
+/// common layout member after member (no member loop), else any layout (`read_envelope`).
+fn read_members<'a>(
+    plan: &RowPlan,
+    message: &'a [u8],
+    columns: &mut [Column],
+    start: usize,
+    canal: bool,
+) -> Option<Envelope<'a>> {
+    if let Some(found) = read_layout(plan, message, columns, canal) {
+        return Some(found);
+    }
+    plan.columns().for_each(|at| columns[at].truncate(start));
+    read_envelope(plan, message, columns, canal)
+}
+
+/// The common layout ([`LAYOUT`], no whitespace, `old` as rows, `type` a string, the data rows
+/// first), read as [`read_envelope`] reads it; `None` on anything else (rows perhaps written).
+fn read_layout<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], canal: bool) -> Option<Envelope<'a>> {
+    let mut scan = Scan { input: message, pos: 0 };
+    if !scan.eat_prefix(&LAYOUT[0]) {
+        return None;
+    }
+    let rows = match canal {
+        true => rows(&mut scan, plan, columns, &mut 0, row)?,
+        false => {
+            scan.eat(b'{')?;
+            row(&mut scan, plan, columns)?;
+            1
+        }
+    };
+    let mut found = Envelope { rows: Some(rows), seen: 1, ..Envelope::default() };
+    if scan.eat_prefix(&LAYOUT[1]) {
+        let (count, names) = old_rows(&mut scan, plan, columns, canal)?;
+        found.old = Old::Read(count, names);
+        found.seen |= 2;
+    }
+    if !scan.eat_prefix(&LAYOUT[2]) {
+        return None;
+    }
+    found.op = Some(operation(&mut scan, &plan.limits)?);
+    found.seen |= 4;
+    let all = if canal { 31 } else { 7 };
+    let complete = !plan.limits.fail_on_missing_field || found.seen == all;
+    (complete && scan.input.get(scan.pos) == Some(&b'}')).then_some(found)
+}
+
 /// The envelope's members; the data rows are read into `columns`.
 fn read_envelope<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], canal: bool) -> Option<Envelope<'a>> {
     let mut scan = Scan { input: message, pos: 0 };
@@ -83,7 +134,7 @@ fn read_envelope<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], 
                 found.old = Old::At(scan.pos);
                 scan.skip_value(&plan.limits, 0)?;
             }
-            4 => found.op = Some(plain_or_null(scan, &plan.limits)??),
+            4 => found.op = Some(operation(scan, &plan.limits)?),
             8 => found.database = plain_or_null(scan, &plan.limits)?,
             _ => found.table = plain_or_null(scan, &plan.limits)?,
         }
@@ -94,8 +145,28 @@ fn read_envelope<'a>(plan: &RowPlan, message: &'a [u8], columns: &mut [Column], 
     (!plan.limits.fail_on_missing_field || found.seen == all).then_some(found)
 }
 
+/// canal's and maxwell's operations as their producers write them, quotes included: eight
+/// bytes each, compared as one word (a `plain_or_null` call cost about 130 instructions).
+static OPERATIONS: [[u8; 8]; 7] =
+    [*b"\"INSERT\"", *b"\"UPDATE\"", *b"\"DELETE\"", *b"\"CREATE\"", *b"\"insert\"", *b"\"update\"", *b"\"delete\""];
+
+/// The operation member's string (any other spelling read by `plain_or_null`); `None` when
+/// it is null or not a string Jackson reads.
+fn operation<'a>(scan: &mut Scan<'a>, limits: &PlanLimits) -> Option<&'a [u8]> {
+    let input = scan.input;
+    if let Some(word) = input[scan.pos..].first_chunk::<8>() {
+        // Six plain ASCII bytes between the quotes, as `plain_or_null` would read them.
+        if OPERATIONS.contains(word) && limits.max_string_length >= 6 {
+            scan.pos += 8;
+            return Some(&word[1..7]);
+        }
+    }
+    plain_or_null(scan, limits)?
+}
+
 /// An array of row objects into the columns, each read by `read`: how many; `names` gathers
 /// the fields they named.
+#[inline]
 fn rows(scan: &mut Scan, plan: &RowPlan, columns: &mut [Column], names: &mut u64, read: ReadRow) -> Option<usize> {
     scan.eat(b'[')?;
     if scan.peek()? == b']' {
@@ -147,12 +218,12 @@ fn read_old(plan: &RowPlan, message: &[u8], old: Old, columns: &mut [Column], ca
 
 pub(crate) fn maxwell(plan: &RowPlan, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
     let start = plan.rows(columns);
-    let found = read_envelope(plan, message, columns, false)?;
+    let found = read_members(plan, message, columns, start, false)?;
     let rows = found.rows?;
     let (olds, names) = read_old(plan, message, found.old, columns, false)?;
     match found.op? {
-        b"insert" => keep(plan, columns, start + rows, RowKinds::all(INSERT, 1)),
-        b"delete" => keep(plan, columns, start + rows, RowKinds::all(DELETE, 1)),
+        b"insert" => keep_data(plan, columns, start + rows, olds, RowKinds::all(INSERT, 1)),
+        b"delete" => keep_data(plan, columns, start + rows, olds, RowKinds::all(DELETE, 1)),
         b"update" if olds == 1 => pair_updates(plan, columns, start, 1, names),
         _ => None,
     }
@@ -160,7 +231,7 @@ pub(crate) fn maxwell(plan: &RowPlan, message: &[u8], columns: &mut [Column]) ->
 
 pub(crate) fn canal(plan: &RowPlan, filters: &Filters, message: &[u8], columns: &mut [Column]) -> Option<RowKinds> {
     let start = plan.rows(columns);
-    let found = read_envelope(plan, message, columns, true)?;
+    let found = read_members(plan, message, columns, start, true)?;
     // A message of another database or table gives no row, whatever its other members.
     if !included(filters.database, found.database)? || !included(filters.table, found.table)? {
         return keep(plan, columns, start, RowKinds::none());
@@ -168,8 +239,8 @@ pub(crate) fn canal(plan: &RowPlan, filters: &Filters, message: &[u8], columns: 
     let (olds, names) = read_old(plan, message, found.old, columns, true)?;
     let (op, rows) = (found.op?, found.rows);
     match (op, rows) {
-        (b"INSERT", Some(rows)) => keep(plan, columns, start + rows, RowKinds::all(INSERT, rows)),
-        (b"DELETE", Some(rows)) => keep(plan, columns, start + rows, RowKinds::all(DELETE, rows)),
+        (b"INSERT", Some(rows)) => keep_data(plan, columns, start + rows, olds, RowKinds::all(INSERT, rows)),
+        (b"DELETE", Some(rows)) => keep_data(plan, columns, start + rows, olds, RowKinds::all(DELETE, rows)),
         (b"UPDATE", Some(rows)) if !matches!(found.old, Old::Absent) && olds >= rows => {
             pair_updates(plan, columns, start, rows, names)
         }
@@ -184,6 +255,15 @@ pub(crate) fn canal(plan: &RowPlan, filters: &Filters, message: &[u8], columns: 
 fn included(filter: Option<&Regex>, name: Option<&[u8]>) -> Option<bool> {
     let Some(filter) = filter else { return Some(true) };
     Some(filter.is_match(std::str::from_utf8(name?).ok()?))
+}
+
+/// As [`keep`] for an INSERT's or a DELETE's data rows: when `old` gave no row (`olds` = 0), the
+/// columns end with them already.
+fn keep_data(plan: &RowPlan, columns: &mut [Column], rows: usize, olds: usize, kinds: RowKinds) -> Option<RowKinds> {
+    match olds {
+        0 => Some(kinds),
+        _ => keep(plan, columns, rows, kinds),
+    }
 }
 
 /// The plan's columns cut back to `rows` (the rows of `old` only had to read), giving `kinds`.
@@ -203,6 +283,10 @@ fn pair_updates(plan: &RowPlan, columns: &mut [Column], start: usize, count: usi
         return None;
     }
     if count == 1 {
+        // `old` may hold more rows than `data`: only the first one counts.
+        if plan.rows(columns) != start + 2 {
+            plan.columns().for_each(|at| columns[at].truncate(start + 2));
+        }
         for (index, at) in plan.columns().enumerate() {
             columns[at].before_after(start, names & (1 << index) != 0).then_some(())?;
         }

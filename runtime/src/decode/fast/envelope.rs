@@ -7,11 +7,10 @@ use super::PlanLimits;
 use crate::decode::side::{UPDATE_AFTER, UPDATE_BEFORE};
 
 /// The RowKinds of the rows a message gave, in order, without an allocation: `count` rows
-/// repeating `pattern`'s first `period` kinds (one kind, or UPDATE's -U/+U pairs).
+/// repeating `pattern` (one kind twice, or UPDATE's -U/+U pair).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RowKinds {
     pattern: [i8; 2],
-    period: usize,
     count: usize,
 }
 
@@ -23,16 +22,27 @@ impl RowKinds {
 
     /// `count` rows of `kind`.
     pub(crate) fn all(kind: i8, count: usize) -> RowKinds {
-        RowKinds { pattern: [kind, kind], period: 1, count }
+        RowKinds { pattern: [kind, kind], count }
     }
 
     /// `pairs` UPDATE_BEFORE, UPDATE_AFTER pairs.
     pub(crate) fn updates(pairs: usize) -> RowKinds {
-        RowKinds { pattern: [UPDATE_BEFORE, UPDATE_AFTER], period: 2, count: 2 * pairs }
+        RowKinds { pattern: [UPDATE_BEFORE, UPDATE_AFTER], count: 2 * pairs }
     }
 
     pub(crate) fn iter(self) -> impl Iterator<Item = i8> {
-        (0..self.count).map(move |row| self.pattern[row % self.period])
+        (0..self.count).map(move |row| self.pattern[row % 2])
+    }
+
+    /// Appends the kinds to `kinds`.
+    #[inline]
+    pub(crate) fn push_into(self, kinds: &mut Vec<i8>) {
+        // One row or one pair, the common messages, without a loop or a copy call.
+        match self.count {
+            1 => kinds.push(self.pattern[0]),
+            2 => kinds.extend_from_slice(&self.pattern),
+            _ => kinds.extend(self.iter()),
+        }
     }
 }
 
@@ -49,14 +59,25 @@ pub(super) fn envelope<'a>(
     if scan.peek()? == b'}' {
         return Some(());
     }
+    // Known members are looked for from the one after the last found on: the order Flink
+    // writes them in.
+    let mut next = 0;
     loop {
-        let index = match known.iter().position(|member| scan.eat_prefix(member)) {
+        let expected = known.get(next).is_some_and(|member| scan.eat_prefix(member));
+        let found = match expected {
+            true => Some(next),
+            false => known.iter().position(|member| scan.eat_prefix(member)),
+        };
+        let index = match found {
             Some(index) => Some(index),
             None => member_name(scan, known, limits)?,
         };
         scan.peek()?;
         match index {
-            Some(index) => visit(scan, index)?,
+            Some(index) => {
+                visit(scan, index)?;
+                next = index + 1;
+            }
             None => scan.skip_value(limits, 0)?,
         }
         match scan.peek()? {
