@@ -151,6 +151,14 @@ impl<'a> Cell<'a> {
         self.nulls.is_some_and(|n| n.is_null(index))
     }
 
+    /// The bytes of a string or byte string value.
+    pub(super) fn bytes(&self, index: usize) -> Option<&'a [u8]> {
+        match self.values {
+            Values::Bytes { offsets, data } => Some(&data[offsets[index] as usize..offsets[index + 1] as usize]),
+            _ => None,
+        }
+    }
+
     /// The bytes one value takes as an element of a `BinaryArrayData` (a row's slot is always 8).
     pub(super) fn element_size(&self) -> usize {
         match self.values {

@@ -15,6 +15,7 @@
 //! slot's size its nanoseconds of the millisecond). Little-endian, as Flink's `MemorySegment`
 //! on the platforms kjson builds for.
 mod cells;
+mod map_order;
 mod nested;
 
 use arrow_array::RecordBatch;
@@ -145,3 +146,6 @@ mod tests;
 
 #[cfg(test)]
 mod nested_tests;
+
+#[cfg(test)]
+mod map_order_tests;

@@ -16,6 +16,7 @@ use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType as ArrowType, Fields};
 
 use super::cells::{self, fixed_size, null_bytes, Cell, Slot, Target};
+use super::map_order::{flink_string_hash, hash_map_order};
 use crate::decode::arrow_out::timestamp_parts;
 
 /// Whether a decoded column of this Arrow type is written by this path, at any depth.
@@ -155,20 +156,32 @@ impl<'a> Node<'a> {
             Node::Row { fields, .. } => write_row(fields, index, data, at),
             Node::Array { offsets, element, .. } => element.write_array(entries(offsets, index), data, at),
             Node::Map { offsets, keys, values, .. } => {
-                let key_size = keys.write_array(entries(offsets, index), data, at + 4);
+                let order = keys.hash_map_order(entries(offsets, index));
+                let key_size = keys.write_array(order.iter().copied(), data, at + 4);
                 data[at..at + 4].copy_from_slice(&(key_size as i32).to_le_bytes());
-                4 + key_size + values.write_array(entries(offsets, index), data, at + 4 + key_size)
+                4 + key_size + values.write_array(order.iter().copied(), data, at + 4 + key_size)
             }
         }
     }
 
-    /// Writes the values in `range` as a `BinaryArrayData` at `at` of a zeroed `data`; its size.
-    fn write_array(&self, range: Range<usize>, data: &mut [u8], at: usize) -> usize {
-        let (count, width) = (range.len(), self.element_size());
+    /// The entries of a map with these keys in the order Flink's deserializer leaves them
+    /// (`map_order`): positions in the child values.
+    fn hash_map_order(&self, keys: Range<usize>) -> Vec<usize> {
+        let Node::Scalar(cell) = self else { return keys.collect() };
+        let hashes: Option<Vec<u32>> = keys.clone().map(|i| cell.bytes(i).map(flink_string_hash)).collect();
+        match hashes {
+            Some(hashes) => hash_map_order(&hashes).into_iter().map(|k| keys.start + k).collect(),
+            None => keys.collect(), // not string keys: the JSON formats have no others
+        }
+    }
+
+    /// Writes the values at `indices` as a `BinaryArrayData` at `at` of a zeroed `data`; its size.
+    fn write_array(&self, indices: impl ExactSizeIterator<Item = usize>, data: &mut [u8], at: usize) -> usize {
+        let (count, width) = (indices.len(), self.element_size());
         data[at..at + 4].copy_from_slice(&(count as i32).to_le_bytes());
         let header = array_header_size(count);
         let mut cursor = array_fixed_size(width, count);
-        for (k, index) in range.enumerate() {
+        for (k, index) in indices.enumerate() {
             if self.is_null(index) {
                 data[at + 4 + k / 8] |= 1 << (k % 8);
             } else {

@@ -1,6 +1,6 @@
 //! Nested values against the bytes of the real Flink jars: each expected row was printed by a
 //! throwaway Java program that built the same value as `GenericRowData` / `GenericArrayData` /
-//! `GenericMapData` and hex-printed `RowDataSerializer.toBinaryRow` of it, run against
+//! `GenericMapData` (a map over a `HashMap`, as Flink's JSON deserializer builds it) and hex-printed `RowDataSerializer.toBinaryRow` of it, run against
 //! flink-table-runtime 2.2.1 and 1.20.3 (the same bytes on both).
 use std::sync::Arc;
 
@@ -81,11 +81,12 @@ fn a_map_is_its_key_array_then_its_value_array() {
     map.keys().append_value("n");
     map.values().append_null();
     map.append(true).unwrap();
-    // MAP<STRING, INT> {k: 5, n: NULL}: 44 bytes (4 + 24 + 16), padded to 48 in the row.
+    // MAP<STRING, INT> {k: 5, n: NULL} (the Java program put the entries into a HashMap, as
+    // Flink's deserializer does; its order is n, k): 44 bytes (4 + 24 + 16), padded to 48.
     assert_eq!(
         row_hex(Arc::new(map.finish())),
-        "00000000000000002c000000100000001800000002000000000000006b000000000000816e0000000000008102000000\
-         02000000050000000000000000000000"
+        "00000000000000002c000000100000001800000002000000000000006e000000000000816b0000000000008102000000\
+         01000000000000000500000000000000"
     );
 }
 

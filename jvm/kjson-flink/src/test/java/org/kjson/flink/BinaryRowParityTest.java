@@ -12,7 +12,6 @@ import java.util.Random;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
@@ -33,14 +32,12 @@ import org.kjson.testkit.RandomSinkTables.SinkTable;
  * The native decoder's {@code BinaryRowData} bytes against Flink's own: random rows of random
  * tables (flat and nested) are written by Flink's Kafka sink serializer, read back by Flink's
  * Kafka source deserializer of the same table, and each row Flink emits is turned into a
- * {@code BinaryRowData} by Flink's {@link RowDataSerializer#toBinaryRow} (which writes nested
- * rows, arrays, maps and multisets through Flink's own row, array and map serializers); the
- * native decoder's row for the same record must have the same bytes (RowKind header, null bits,
- * slots, variable part, every nested value's) and the same record index. One liberty, for maps
- * only: Flink's deserializer keeps a map's entries in a {@code HashMap}, whose order no contract
- * fixes, so before Flink writes a row its maps' entries are put in the order of the native row's
- * maps ({@link MapEntryOrder}); keys and values stay Flink's. One run with a fixed seed, one
- * with a fresh seed (printed; rerun with -Dkjson.seed=N).
+ * {@code BinaryRowData} by Flink's {@link RowDataSerializer#toBinaryRow}, which writes nested
+ * rows, arrays, maps and multisets through Flink's own row, array and map serializers (a map in
+ * the iteration order of the {@code HashMap} Flink's deserializer collected it in); the native
+ * decoder's row for the same record must have the same bytes (RowKind header, null bits, slots,
+ * variable part, every nested value's) and the same record index. One run with a fixed seed,
+ * one with a fresh seed (printed; rerun with -Dkjson.seed=N).
  */
 class BinaryRowParityTest {
     static final long SEED = Long.getLong("kjson.seed", System.nanoTime());
@@ -87,12 +84,8 @@ class BinaryRowParityTest {
         allocator.close();
     }
 
-    /**
-     * Flink's rows of some records (copies, as its deserializer read them), each row's record,
-     * the records Flink read, and the rows' type.
-     */
-    record Expected(List<RowData> rows, List<Integer> records, List<byte[]> keys, List<byte[]> values,
-            RowDataSerializer serializer, RowType type) {}
+    /** Flink's rows of some records: each row's bytes and record, and the records Flink read. */
+    record Expected(List<byte[]> rows, List<Integer> records, List<byte[]> keys, List<byte[]> values) {}
 
     @Test
     void everyCoveredTypeAndPrecisionIsFlinksBytes() throws Exception {
@@ -150,12 +143,11 @@ class BinaryRowParityTest {
                 "x INT", "'connector' = 'kafka', 'format' = 'json'")));
         Expected expected = flinkReads(stock, new RandomRows(FIXED_SEED, 0.2, false), 20);
         List<byte[]> actual = nativeRows(stock, expected).rows();
-        List<byte[]> flink = flinkBytes(expected, actual);
-        assertEquals(Optional.empty(), firstDifference(flink, expected.records(), actual, expected.records()));
+        assertEquals(Optional.empty(), firstDifference(expected, actual, expected.records()));
         Random random = new Random(SEED);
         int row = random.nextInt(actual.size());
         actual.get(row)[random.nextInt(actual.get(row).length)] ^= (byte) (1 << random.nextInt(8));
-        Optional<String> found = firstDifference(flink, expected.records(), actual, expected.records());
+        Optional<String> found = firstDifference(expected, actual, expected.records());
         assertTrue(found.isPresent() && found.get().startsWith("row " + row + ":"), String.valueOf(found));
     }
 
@@ -177,8 +169,7 @@ class BinaryRowParityTest {
             RandomRows rows = new RandomRows(rowSeed, NULL_CHANCES[random.nextInt(NULL_CHANCES.length)], false);
             Expected expected = flinkReads(stock, rows, ROWS);
             Native actual = nativeRows(stock, expected);
-            Optional<String> difference = firstDifference(flinkBytes(expected, actual.rows()), expected.records(),
-                    actual.rows(), actual.records());
+            Optional<String> difference = firstDifference(expected, actual.rows(), actual.records());
             if (difference.isPresent()) {
                 fail("seed " + seed + ", " + table.ddl() + "\n" + difference.get());
             }
@@ -203,8 +194,7 @@ class BinaryRowParityTest {
         Expected expected = flinkReads(stock, rows, count);
         assertTrue(expected.rows().size() > count / 2, "Flink read " + expected.rows().size() + " rows of " + count);
         Native actual = nativeRows(stock, expected);
-        return firstDifference(flinkBytes(expected, actual.rows()), expected.records(), actual.rows(),
-                actual.records());
+        return firstDifference(expected, actual.rows(), actual.records());
     }
 
     /** Records Flink's serializer writes from random rows, and what Flink's source reads from them. */
@@ -212,8 +202,7 @@ class BinaryRowParityTest {
         RowType type = stock.physicalRowType();
         StockKafkaSource source = StockKafkaSource.of(stock.table());
         RowDataSerializer binary = new RowDataSerializer(source.physicalRowType());
-        Expected out = new Expected(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                binary, source.physicalRowType());
+        Expected out = new Expected(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         for (int i = 0; i < count; i++) {
             ProducerRecord<byte[], byte[]> record;
             List<RowData> read;
@@ -224,7 +213,8 @@ class BinaryRowParityTest {
                 continue; // a row Flink does not write or read: not this test's subject
             }
             for (RowData row : read) {
-                out.rows().add(binary.copy(row));
+                BinaryRowData bytes = binary.toBinaryRow(row);
+                out.rows().add(bytes(bytes));
                 out.records().add(out.values().size());
             }
             out.keys().add(record.key());
@@ -250,30 +240,6 @@ class BinaryRowParityTest {
         }
     }
 
-    /**
-     * The bytes Flink's {@link RowDataSerializer#toBinaryRow} writes of each row Flink read, its
-     * maps' entries first put in the order of the native row's ({@link MapEntryOrder}).
-     */
-    static List<byte[]> flinkBytes(Expected expected, List<byte[]> nativeRows) {
-        boolean maps = MapEntryOrder.hasMaps(expected.type());
-        List<byte[]> out = new ArrayList<>();
-        for (int r = 0; r < expected.rows().size(); r++) {
-            RowData row = expected.rows().get(r);
-            if (maps && r < nativeRows.size()) {
-                row = MapEntryOrder.row(row, binaryRow(nativeRows.get(r), expected.type().getFieldCount()),
-                        expected.type());
-            }
-            out.add(bytes(expected.serializer().toBinaryRow(row)));
-        }
-        return out;
-    }
-
-    static BinaryRowData binaryRow(byte[] bytes, int arity) {
-        BinaryRowData row = new BinaryRowData(arity);
-        row.pointTo(MemorySegmentFactory.wrap(bytes), 0, bytes.length);
-        return row;
-    }
-
     static byte[] bytes(BinaryRowData row) {
         byte[] out = new byte[row.getSizeInBytes()];
         row.getSegments()[0].get(row.getOffset(), out, 0, out.length);
@@ -281,18 +247,17 @@ class BinaryRowParityTest {
     }
 
     /** The first row whose bytes or record differ, with both rows in hex. */
-    static Optional<String> firstDifference(List<byte[]> expected, List<Integer> expectedRecords, List<byte[]> rows,
-            List<Integer> records) {
-        for (int r = 0; r < Math.min(rows.size(), expected.size()); r++) {
-            byte[] flink = expected.get(r);
-            if (!java.util.Arrays.equals(flink, rows.get(r)) || !expectedRecords.get(r).equals(records.get(r))) {
-                return Optional.of("row " + r + ": record " + expectedRecords.get(r) + " vs " + records.get(r)
+    static Optional<String> firstDifference(Expected expected, List<byte[]> rows, List<Integer> records) {
+        for (int r = 0; r < Math.min(rows.size(), expected.rows().size()); r++) {
+            byte[] flink = expected.rows().get(r);
+            if (!java.util.Arrays.equals(flink, rows.get(r)) || !expected.records().get(r).equals(records.get(r))) {
+                return Optional.of("row " + r + ": record " + expected.records().get(r) + " vs " + records.get(r)
                         + "\n  Flink  " + HexFormat.of().formatHex(flink) + "\n  native "
                         + HexFormat.of().formatHex(rows.get(r)));
             }
         }
-        if (rows.size() != expected.size()) {
-            return Optional.of("Flink read " + expected.size() + " rows, native " + rows.size());
+        if (rows.size() != expected.rows().size()) {
+            return Optional.of("Flink read " + expected.rows().size() + " rows, native " + rows.size());
         }
         return Optional.empty();
     }
