@@ -17,12 +17,13 @@
 mod cells;
 mod map_order;
 mod nested;
+mod slots;
 
 use arrow_array::RecordBatch;
 use arrow_schema::Schema;
 
-use self::cells::{fixed_size, Target};
 use self::nested::Node;
+use self::slots::{fixed_size, Target};
 use super::DecodedBatch;
 use crate::error::{KjsonError, Result};
 

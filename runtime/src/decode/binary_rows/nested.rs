@@ -13,11 +13,11 @@ use std::ops::Range;
 use arrow_array::cast::AsArray;
 use arrow_array::Array;
 use arrow_buffer::NullBuffer;
-use arrow_schema::{DataType as ArrowType, Fields};
+use arrow_schema::DataType as ArrowType;
 
-use super::cells::{self, fixed_size, null_bytes, Cell, Slot, Target};
+use super::cells::{self, is_timestamp, Cell};
 use super::map_order::{flink_string_hash, hash_map_order};
-use crate::decode::arrow_out::timestamp_parts;
+use super::slots::{fixed_size, null_bytes, Slot, Target};
 
 /// Whether a decoded column of this Arrow type is written by this path, at any depth.
 pub(super) fn is_written(ty: &ArrowType) -> bool {
@@ -27,11 +27,6 @@ pub(super) fn is_written(ty: &ArrowType) -> bool {
         ArrowType::Map(entries, _) => is_written(entries.data_type()),
         _ => cells::is_scalar(ty),
     }
-}
-
-/// The struct of a TIMESTAMP above precision 3 (its parts are not nullable, a ROW's fields are).
-pub(super) fn is_timestamp(fields: &Fields) -> bool {
-    *fields == timestamp_parts()
 }
 
 /// A decoded column, or the values inside one, bound for writing.
