@@ -31,3 +31,15 @@ fn the_order_is_a_hash_maps_iteration_order() {
                 key1,key19,key7,key22,key4,key3,key28,key29,key8,key11,key10,key25,key21";
     assert_eq!(order.join(","), java);
 }
+
+#[test]
+fn a_ninth_key_in_one_bucket_of_a_small_table_doubles_it() {
+    // c0 .. c173 share bucket 5 of 16; the ninth makes Java double the table instead of making
+    // the bucket a tree. The Java order was printed as in the test above.
+    let keys = ["c0", "c15", "c28", "c40", "c59", "c83", "c85", "c101", "c130", "c173", "x1", "x2"];
+    let hashes: Vec<u32> = keys.iter().map(|k| flink_string_hash(k.as_bytes())).collect();
+    let order: Vec<&str> = hash_map_order(&hashes).into_iter().map(|i| keys[i]).collect();
+    assert_eq!(order.join(","), "x2,c0,c15,c28,c101,c173,x1,c40,c59,c83,c85,c130");
+    let eight = &hashes[..8];
+    assert_eq!(hash_map_order(eight), (0..8).collect::<Vec<_>>(), "eight in one bucket keep their order");
+}
