@@ -46,22 +46,26 @@ fn finish(mut hash: u32) -> u32 {
 /// The iteration order of a `java.util.HashMap` (default size) given distinct keys of these
 /// hash codes, in the order they were put: positions into `hashes`.
 pub(super) fn hash_map_order(hashes: &[u32]) -> Vec<usize> {
-    let spread: Vec<u32> = hashes.iter().map(|h| h ^ (h >> 16)).collect();
-    let mask = table_size(&spread) - 1;
-    let mut order: Vec<usize> = (0..spread.len()).collect();
-    order.sort_by_key(|&i| spread[i] & mask); // stable: the order of puts within a bucket
+    let mask = table_size(hashes) - 1;
+    let mut order: Vec<usize> = (0..hashes.len()).collect();
+    order.sort_by_key(|&i| spread(hashes[i]) & mask); // stable: the order of puts within a bucket
     order
+}
+
+/// `HashMap.hash`: the high half of the hash code folded into the low one.
+fn spread(hash: u32) -> u32 {
+    hash ^ (hash >> 16)
 }
 
 /// The table size after the puts: 16, doubled when more than 3/4 full and, while below 64, when
 /// a put makes a bucket longer than the tree threshold.
-fn table_size(spread: &[u32]) -> u32 {
+fn table_size(hashes: &[u32]) -> u32 {
     let mut size = 16u32;
-    for put in 1..=spread.len() {
+    for put in 1..=hashes.len() {
         if size < MIN_TREEIFY_CAPACITY {
             // At most 48 puts: counting the bucket anew is cheap.
-            let bucket = spread[put - 1] & (size - 1);
-            let length = spread[..put].iter().filter(|&&h| h & (size - 1) == bucket).count() as u32;
+            let bucket = spread(hashes[put - 1]) & (size - 1);
+            let length = hashes[..put].iter().filter(|&&h| spread(h) & (size - 1) == bucket).count() as u32;
             if length > TREEIFY_THRESHOLD {
                 size *= 2;
             }

@@ -163,11 +163,14 @@ impl<'a> Node<'a> {
     /// (`map_order`): positions in the child values.
     fn hash_map_order(&self, keys: Range<usize>) -> Vec<usize> {
         let Node::Scalar(cell) = self else { return keys.collect() };
-        let hashes: Option<Vec<u32>> = keys.clone().map(|i| cell.bytes(i).map(flink_string_hash)).collect();
-        match hashes {
-            Some(hashes) => hash_map_order(&hashes).into_iter().map(|k| keys.start + k).collect(),
-            None => keys.collect(), // not string keys: the JSON formats have no others
+        if keys.len() < 2 {
+            return keys.collect();
         }
+        let hashes: Option<Vec<u32>> = keys.clone().map(|i| cell.bytes(i).map(flink_string_hash)).collect();
+        let Some(hashes) = hashes else { return keys.collect() }; // the JSON formats have string keys only
+        let mut order = hash_map_order(&hashes);
+        order.iter_mut().for_each(|k| *k += keys.start);
+        order
     }
 
     /// Writes the values at `indices` as a `BinaryArrayData` at `at` of a zeroed `data`; its size.
