@@ -276,8 +276,8 @@ pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_decode<'local>(
     })
 }
 
-/// Why this decoder's rows cannot come out as `BinaryRowData` bytes (the first column that
-/// keeps them on Arrow), or null when they can.
+/// Why this decoder's rows cannot come out as `BinaryRowData` bytes (a big-endian platform, or
+/// the first column of a type that path does not write), or null when they can.
 #[no_mangle]
 pub extern "system" fn Java_org_kjson_flink_NativeJsonDecoder_binaryRowsRefusal<'local>(
     mut env: JNIEnv<'local>,

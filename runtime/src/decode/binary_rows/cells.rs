@@ -7,29 +7,23 @@ use arrow_array::types::{
 };
 use arrow_array::Array;
 use arrow_buffer::{BooleanBuffer, NullBuffer};
-use arrow_schema::{DataType as ArrowType, TimeUnit};
+use arrow_schema::{DataType as ArrowType, Fields, TimeUnit};
 
-use crate::decode::arrow_out::{EPOCH_MILLIS, NANO_OF_MILLI};
+use super::slots::{Slot, Target};
+use crate::decode::arrow_out::timestamp_parts;
 
 /// Up to this many bytes of a string or byte string stay in the field's slot.
 const INLINE_BYTES: usize = 7;
 
-/// Bytes of the null bits (with the header byte), in whole 8-byte words.
-fn null_bytes(arity: usize) -> usize {
-    (arity + 8).div_ceil(64) * 8
-}
-
-/// A row's fixed part: the null bits, then one 8-byte slot per field.
-pub(super) fn fixed_size(arity: usize) -> usize {
-    null_bytes(arity) + 8 * arity
+/// The struct of a TIMESTAMP above precision 3 (its parts are not nullable, a ROW's fields are).
+pub(super) fn is_timestamp(fields: &Fields) -> bool {
+    *fields == timestamp_parts()
 }
 
 /// Whether a decoded column of this Arrow type is written by this path.
 pub(super) fn is_scalar(ty: &ArrowType) -> bool {
     match ty {
-        ArrowType::Struct(fields) => {
-            fields.len() == 2 && fields[0].name() == EPOCH_MILLIS && fields[1].name() == NANO_OF_MILLI
-        }
+        ArrowType::Struct(fields) => is_timestamp(fields),
         ArrowType::Boolean
         | ArrowType::Int8
         | ArrowType::Int16
@@ -121,44 +115,59 @@ impl<'a> Cell<'a> {
 
     /// Writes this column's field of every row.
     pub(super) fn fill(&self, out: &mut Target<'_>) {
-        match &self.values {
-            Values::Boolean(v) => self.each(out, |out, row| out.slot(row, &[v.value(row) as u8])),
-            Values::Byte(v) => self.each(out, |out, row| out.slot(row, &v[row].to_le_bytes())),
-            Values::Short(v) => self.each(out, |out, row| out.slot(row, &v[row].to_le_bytes())),
-            Values::Int(v) => self.each(out, |out, row| out.slot(row, &v[row].to_le_bytes())),
-            Values::Long(v) => self.each(out, |out, row| out.slot(row, &v[row].to_le_bytes())),
-            Values::Float(v) => self.each(out, |out, row| out.slot(row, &v[row].to_bits().to_le_bytes())),
-            Values::Double(v) => self.each(out, |out, row| out.slot(row, &v[row].to_bits().to_le_bytes())),
-            Values::SecondsAsMillis(v) => {
-                self.each(out, |out, row| out.slot(row, &v[row].wrapping_mul(1000).to_le_bytes()))
-            }
-            Values::TimeDividedToMillis { values, per_milli } => {
-                self.each(out, |out, row| out.slot(row, &((values[row] / per_milli) as i32).to_le_bytes()))
-            }
-            Values::EpochSecondsAsMillis(v) => {
-                self.each(out, |out, row| out.slot(row, &v[row].wrapping_mul(1000).to_le_bytes()))
-            }
-            Values::Wide { millis, nanos } => {
-                self.each(out, |out, row| out.variable(row, &millis[row].to_le_bytes(), 8, nanos[row] as u32))
-            }
-            Values::WideMicros(v) => self.each(out, |out, row| {
-                let (millis, micros) = (v[row].div_euclid(1000), v[row].rem_euclid(1000));
-                out.variable(row, &millis.to_le_bytes(), 8, (micros * 1000) as u32)
-            }),
-            Values::CompactDecimal(v) => self.each(out, |out, row| out.slot(row, &(v[row] as i64).to_le_bytes())),
-            Values::WideDecimal(v) => self.each(out, |out, row| {
-                let bytes = v[row].to_be_bytes();
-                let value = &bytes[16 - java_byte_length(v[row])..];
-                out.variable(row, value, 16, value.len() as u32)
-            }),
-            Values::Bytes { offsets, data } => self.each(out, |out, row| {
-                let value = &data[offsets[row] as usize..offsets[row + 1] as usize];
-                match value.len() {
-                    len if len <= INLINE_BYTES => out.inline(row, value),
-                    len => out.variable(row, value, len.next_multiple_of(8), len as u32),
-                }
-            }),
+        // One loop per variant, the variant rebuilt inside it: `put`'s match then folds away
+        // and the variant is matched once per column, not once per cell.
+        macro_rules! each {
+            ($values:expr) => {
+                self.each(out, |out, row| put(&$values, row, &mut out.slot_of(row)))
+            };
         }
+        match self.values {
+            Values::Boolean(v) => each!(Values::Boolean(v)),
+            Values::Byte(v) => each!(Values::Byte(v)),
+            Values::Short(v) => each!(Values::Short(v)),
+            Values::Int(v) => each!(Values::Int(v)),
+            Values::Long(v) => each!(Values::Long(v)),
+            Values::Float(v) => each!(Values::Float(v)),
+            Values::Double(v) => each!(Values::Double(v)),
+            Values::SecondsAsMillis(v) => each!(Values::SecondsAsMillis(v)),
+            Values::TimeDividedToMillis { values, per_milli } => {
+                each!(Values::TimeDividedToMillis { values, per_milli })
+            }
+            Values::EpochSecondsAsMillis(v) => each!(Values::EpochSecondsAsMillis(v)),
+            Values::Wide { millis, nanos } => each!(Values::Wide { millis, nanos }),
+            Values::WideMicros(v) => each!(Values::WideMicros(v)),
+            Values::CompactDecimal(v) => each!(Values::CompactDecimal(v)),
+            Values::WideDecimal(v) => each!(Values::WideDecimal(v)),
+            Values::Bytes { offsets, data } => each!(Values::Bytes { offsets, data }),
+        }
+    }
+
+    pub(super) fn is_null(&self, index: usize) -> bool {
+        self.nulls.is_some_and(|n| n.is_null(index))
+    }
+
+    /// The bytes of a string or byte string value.
+    pub(super) fn bytes(&self, index: usize) -> Option<&'a [u8]> {
+        match self.values {
+            Values::Bytes { offsets, data } => Some(&data[offsets[index] as usize..offsets[index + 1] as usize]),
+            _ => None,
+        }
+    }
+
+    /// The bytes one value takes as an element of a `BinaryArrayData` (a row's slot is always 8).
+    pub(super) fn element_size(&self) -> usize {
+        match self.values {
+            Values::Boolean(_) | Values::Byte(_) => 1,
+            Values::Short(_) => 2,
+            Values::Int(_) | Values::Float(_) | Values::SecondsAsMillis(_) | Values::TimeDividedToMillis { .. } => 4,
+            _ => 8,
+        }
+    }
+
+    /// Writes the (non-null) value at `index` into `out`.
+    pub(super) fn put(&self, index: usize, out: &mut Slot<'_>) {
+        put(&self.values, index, out)
     }
 
     /// Runs `write` on every non-null row and marks the null ones.
@@ -174,6 +183,41 @@ impl<'a> Cell<'a> {
                         write(out, row);
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Writes the (non-null) value at `i` into `out`.
+#[inline(always)]
+fn put(values: &Values<'_>, i: usize, out: &mut Slot<'_>) {
+    match values {
+        Values::Boolean(v) => out.fixed(&[v.value(i) as u8]),
+        Values::Byte(v) => out.fixed(&v[i].to_le_bytes()),
+        Values::Short(v) => out.fixed(&v[i].to_le_bytes()),
+        Values::Int(v) => out.fixed(&v[i].to_le_bytes()),
+        Values::Long(v) => out.fixed(&v[i].to_le_bytes()),
+        Values::Float(v) => out.fixed(&v[i].to_bits().to_le_bytes()),
+        Values::Double(v) => out.fixed(&v[i].to_bits().to_le_bytes()),
+        Values::SecondsAsMillis(v) => out.fixed(&v[i].wrapping_mul(1000).to_le_bytes()),
+        Values::TimeDividedToMillis { values, per_milli } => out.fixed(&((values[i] / per_milli) as i32).to_le_bytes()),
+        Values::EpochSecondsAsMillis(v) => out.fixed(&v[i].wrapping_mul(1000).to_le_bytes()),
+        Values::Wide { millis, nanos } => out.variable(&millis[i].to_le_bytes(), 8, nanos[i] as u32),
+        Values::WideMicros(v) => {
+            let (millis, micros) = (v[i].div_euclid(1000), v[i].rem_euclid(1000));
+            out.variable(&millis.to_le_bytes(), 8, (micros * 1000) as u32)
+        }
+        Values::CompactDecimal(v) => out.fixed(&(v[i] as i64).to_le_bytes()),
+        Values::WideDecimal(v) => {
+            let bytes = v[i].to_be_bytes();
+            let value = &bytes[16 - java_byte_length(v[i])..];
+            out.variable(value, 16, value.len() as u32)
+        }
+        Values::Bytes { offsets, data } => {
+            let value = &data[offsets[i] as usize..offsets[i + 1] as usize];
+            match value.len() {
+                len if len <= INLINE_BYTES => out.inline(value),
+                len => out.variable(value, len.next_multiple_of(8), len as u32),
             }
         }
     }
@@ -242,69 +286,4 @@ fn timestamp<'a>(array: &'a dyn Array, unit: &TimeUnit) -> Values<'a> {
 pub(super) fn java_byte_length(value: i128) -> usize {
     let sign_bits = if value < 0 { value.leading_ones() } else { value.leading_zeros() };
     (128 - sign_bits as usize) / 8 + 1
-}
-
-/// The slab being written, seen from one column: where each row starts, each row's variable
-/// part so far, and this field's null bit and slot.
-pub(super) struct Target<'a> {
-    data: &'a mut [u8],
-    offsets: &'a [usize],
-    cursors: &'a mut [usize],
-    null_byte: usize,
-    null_mask: u8,
-    slot: usize,
-}
-
-impl<'a> Target<'a> {
-    pub(super) fn new(
-        data: &'a mut [u8],
-        offsets: &'a [usize],
-        cursors: &'a mut [usize],
-        field: usize,
-        arity: usize,
-    ) -> Target<'a> {
-        let bit = field + 8; // after the header byte
-        Target {
-            data,
-            offsets,
-            cursors,
-            null_byte: bit / 8,
-            null_mask: 1 << (bit % 8),
-            slot: null_bytes(arity) + 8 * field,
-        }
-    }
-
-    fn rows(&self) -> usize {
-        self.cursors.len()
-    }
-
-    #[inline(always)]
-    fn null(&mut self, row: usize) {
-        self.data[self.offsets[row] + self.null_byte] |= self.null_mask;
-    }
-
-    /// A fixed-size value at the start of the field's (zeroed) slot.
-    #[inline(always)]
-    fn slot(&mut self, row: usize, value: &[u8]) {
-        let at = self.offsets[row] + self.slot;
-        self.data[at..at + value.len()].copy_from_slice(value);
-    }
-
-    /// Up to 7 bytes in the slot, the slot's last byte `0x80 | length`.
-    #[inline(always)]
-    fn inline(&mut self, row: usize, value: &[u8]) {
-        self.slot(row, value);
-        self.data[self.offsets[row] + self.slot + 7] = 0x80 | value.len() as u8;
-    }
-
-    /// `value` at the row's variable cursor, which moves on by `reserved`; the slot holds the
-    /// value's offset in the row and `size`.
-    #[inline(always)]
-    fn variable(&mut self, row: usize, value: &[u8], reserved: usize, size: u32) {
-        let cursor = self.cursors[row];
-        let at = self.offsets[row] + cursor;
-        self.data[at..at + value.len()].copy_from_slice(value);
-        self.slot(row, &(((cursor as u64) << 32) | u64::from(size)).to_le_bytes());
-        self.cursors[row] = cursor + reserved;
-    }
 }

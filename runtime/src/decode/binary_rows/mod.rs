@@ -1,7 +1,8 @@
 //! Decoded rows as the bytes of Flink's `BinaryRowData`, so that a JVM source can hand rows to
 //! Flink by pointing a `BinaryRowData` at them instead of building each field of a
-//! `GenericRowData`. Flat rows of scalar columns only: a ROW, ARRAY, MAP or MULTISET column keeps
-//! the Arrow path ([`binary_rows_refusal`] says why, once, at open).
+//! `GenericRowData`. Columns of every type the decoder reads, nested ones at any depth (see
+//! `nested.rs` for `BinaryArrayData` and `BinaryMapData`); [`binary_rows_refusal`] says, once, at
+//! open, when the rows must stay on Arrow.
 //!
 //! The layout, per row: a fixed part of `null_bytes + 8 * arity` bytes, where the first byte is
 //! the RowKind, bit `8 + i` of the leading `null_bytes` (a multiple of 8) marks field `i` null, and
@@ -14,11 +15,15 @@
 //! slot's size its nanoseconds of the millisecond). Little-endian, as Flink's `MemorySegment`
 //! on the platforms kjson builds for.
 mod cells;
+mod map_order;
+mod nested;
+mod slots;
 
 use arrow_array::RecordBatch;
 use arrow_schema::Schema;
 
-use self::cells::{fixed_size, Cell, Target};
+use self::nested::Node;
+use self::slots::{fixed_size, Target};
 use super::DecodedBatch;
 use crate::error::{KjsonError, Result};
 
@@ -26,20 +31,20 @@ use crate::error::{KjsonError, Result};
 /// slab (a new Java `byte[]`, say): row `i` takes `sizes()[i]` bytes from `offsets()[i]`, each
 /// row 8-byte aligned, back to back.
 pub struct BinaryRows<'a> {
-    cells: Vec<Cell<'a>>,
+    cells: Vec<Node<'a>>,
     row_kinds: &'a [i8],
     /// Each row's start, then the end of the last row.
     starts: Vec<usize>,
 }
 
-/// Why the decoded rows of `schema` cannot be written as `BinaryRowData` (naming the first
-/// column that keeps them on the Arrow path), or `None` when they can.
+/// Why the decoded rows of `schema` cannot be written as `BinaryRowData` (a big-endian platform,
+/// or a column of a type this path does not know, named), or `None` when they can.
 pub fn binary_rows_refusal(schema: &Schema) -> Option<String> {
     if cfg!(target_endian = "big") {
         return Some("binary rows are written little-endian only".into());
     }
-    schema.fields().iter().find(|f| !cells::is_scalar(f.data_type())).map(|f| {
-        format!("column `{}` ({}) is not a scalar this path writes; its rows stay on Arrow", f.name(), f.data_type())
+    schema.fields().iter().find(|f| !nested::is_written(f.data_type())).map(|f| {
+        format!("column `{}` ({}) is not a type this path writes; its rows stay on Arrow", f.name(), f.data_type())
     })
 }
 
@@ -57,8 +62,9 @@ impl<'a> BinaryRows<'a> {
         if let Some(reason) = binary_rows_refusal(&batch.schema()) {
             return Err(KjsonError::schema(reason));
         }
-        let cells = batch.columns().iter().map(|c| Cell::bind(c.as_ref())).collect::<Option<Vec<_>>>();
-        let cells = cells.ok_or_else(|| KjsonError::internal("a decoded column does not have its scalar layout"))?;
+        let cells = batch.columns().iter().map(|c| Node::bind(c.as_ref())).collect::<Option<Vec<_>>>();
+        let cells =
+            cells.ok_or_else(|| KjsonError::internal("a decoded column does not have the layout its type gives"))?;
         let starts = row_starts(&cells, fixed_size(cells.len()), batch.num_rows())?;
         Ok(BinaryRows { cells, row_kinds, starts })
     }
@@ -112,7 +118,7 @@ impl<'a> BinaryRows<'a> {
 
 /// Each row's start, and the end of the last row: the fixed part plus each column's variable
 /// part, summed one column at a time.
-fn row_starts(cells: &[Cell<'_>], fixed: usize, rows: usize) -> Result<Vec<usize>> {
+fn row_starts(cells: &[Node<'_>], fixed: usize, rows: usize) -> Result<Vec<usize>> {
     let mut sizes = vec![fixed; rows];
     for cell in cells.iter().filter(|c| c.has_variable_part()) {
         for (row, size) in sizes.iter_mut().enumerate() {
@@ -138,3 +144,9 @@ fn row_starts(cells: &[Cell<'_>], fixed: usize, rows: usize) -> Result<Vec<usize
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod nested_tests;
+
+#[cfg(test)]
+mod map_order_tests;

@@ -187,9 +187,9 @@ public final class NativeJsonDecoder implements AutoCloseable {
 
     /**
      * Why {@link #decodeBinaryRows} cannot be used with this decoder, or empty when it can: it
-     * writes flat rows of scalar columns (a ROW, ARRAY, MAP or MULTISET column keeps the rows on
-     * Arrow) and needs {@link TimestampLayout#AS_FLINK_ROWS}. The answer depends only on the
-     * schema and the layout; ask once after configuring the decoder.
+     * writes columns of every type, ROW, ARRAY, MAP and MULTISET as Flink's nested binary rows,
+     * arrays and maps, on a little-endian platform, and needs {@link TimestampLayout#AS_FLINK_ROWS}.
+     * The answer depends only on the schema and the layout; ask once after configuring the decoder.
      */
     public Optional<String> binaryRowsRefusal() {
         checkOpen();

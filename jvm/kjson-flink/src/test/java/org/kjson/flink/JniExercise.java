@@ -90,10 +90,16 @@ public final class JniExercise {
         try (NativeJsonDecoder nested = NativeJsonDecoder.open(NativeJsonDecoderTest.NESTED,
                 NativeJsonEncoderContractTest.TARGET, allocator)) {
             nested.timestampLayout(NativeJsonDecoder.TimestampLayout.AS_FLINK_ROWS);
-            if (nested.binaryRowsRefusal().isEmpty()) {
-                throw new AssertionError("a nested table was not refused binary rows");
+            List<byte[]> nestedValues = List.of(("{\"id\":1,\"r\":{\"a\":2,\"b\":\"a string of more than 7\"},"
+                    + "\"tags\":[\"t\",null],\"m\":{\"k\":3},\"items\":[{\"x\":1.5,\"y\":[1,null]},null]}").getBytes());
+            BinaryRowBatch batch = nested.decodeBinaryRows(null, nestedValues);
+            if (batch.rowCount() != 1 || batch.row(0).getArray(4).getRow(0, 2).getArray(1).getInt(0) != 1) {
+                throw new AssertionError("nested binary rows: " + batch.rowCount() + " rows");
             }
-            errors += expectThrows(() -> nested.decodeBinaryRows(null, values));
+        }
+        try (NativeJsonDecoder byPrecision = NativeJsonDecoder.open(NativeJsonDecoderTest.FLAT,
+                NativeJsonEncoderContractTest.TARGET, allocator)) {
+            errors += expectThrows(() -> byPrecision.decodeBinaryRows(null, values));
         }
         errors += expectThrows(() -> NativeJsonDecoder.binaryRowsRefusal(-1));
         return errors;

@@ -5,15 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Random;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,9 +32,9 @@ import org.kjson.flink.support.StockKafkaSource;
  * The read side on the same record bytes: (1) Flink's Kafka source deserializer of the table
  * (the format factory's deserializer under the connector's record deserializer, one record at a
  * time), (2) the native decoder over JNI, one slab per batch, to Arrow, (3) the same plus every
- * value copied into GenericRowData ({@link FlatArrowRows}), (4) the native decoder writing Flink's
+ * value copied into GenericRowData ({@link ArrowRows}), (4) the native decoder writing Flink's
  * BinaryRowData bytes, each row a {@code BinaryRowData} pointed at them. Checks row counts and the
- * first rows before timing; reports the median of several interleaved passes and the split of (3).
+ * first rows before timing (as the bytes of Flink's {@code toBinaryRow}); reports the median of several interleaved passes and the split of (3).
  *
  * <p>Run with scripts/jvm-bench.sh --decode (release native build). Arguments: records (default
  * 200000), records per batch (default 4096), passes (default 7).
@@ -43,6 +45,11 @@ public final class DecodeBenchmark {
             + " `dateTime` TIMESTAMP(3), extra VARCHAR) WITH ('connector' = 'kafka', 'topic' = 'bids_cdc',"
             + " 'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset',"
             + " 'format' = 'debezium-json')";
+    private static final String NESTED_DDL = "CREATE TABLE bids_nested (auction BIGINT, bidder BIGINT, price BIGINT,"
+            + " `dateTime` TIMESTAMP(3), extra VARCHAR, tags ARRAY<STRING>, counts MAP<STRING, BIGINT>,"
+            + " info ROW<channel STRING, url STRING, n INT>) WITH ('connector' = 'kafka', 'topic' = 'bids_nested',"
+            + " 'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset',"
+            + " 'format' = 'json')";
 
     private final int batchRecords;
     private final int passes;
@@ -75,6 +82,30 @@ public final class DecodeBenchmark {
                     StockKafkaSink.create(CDC_DDL.replace("'debezium-json'", "'" + format + "'")),
                     changelog(bidValues, 7, format));
         }
+        bench.run("Nexmark bids with ARRAY, MAP and ROW columns (json)", StockKafkaSink.create(NESTED_DDL),
+                nested(bidValues, 11));
+    }
+
+    /** The bids with a few tags, a map of counts and a row, as Flink's json writer spells them. */
+    static List<byte[]> nested(List<byte[]> rowJson, long seed) {
+        Random random = new Random(seed);
+        List<byte[]> out = new ArrayList<>(rowJson.size());
+        for (int i = 0; i < rowJson.size(); i++) {
+            String row = new String(rowJson.get(i), StandardCharsets.UTF_8);
+            List<String> tags = new ArrayList<>();
+            for (int t = random.nextInt(4); t > 0; t--) {
+                tags.add("\"tag-" + random.nextInt(50) + "\"");
+            }
+            List<String> counts = new ArrayList<>();
+            for (int k = random.nextInt(4); k > 0; k--) {
+                counts.add("\"k" + k + "\":" + random.nextInt(1000));
+            }
+            String nested = ",\"tags\":[" + String.join(",", tags) + "],\"counts\":{" + String.join(",", counts)
+                    + "},\"info\":{\"channel\":\"channel-" + random.nextInt(10)
+                    + "\",\"url\":\"https://example.com/item/" + i + "\",\"n\":" + random.nextInt(100) + "}}";
+            out.add((row.substring(0, row.length() - 1) + nested).getBytes(StandardCharsets.UTF_8));
+        }
+        return out;
     }
 
     private static String ddl(Path schemas, String name) throws Exception {
@@ -180,7 +211,7 @@ public final class DecodeBenchmark {
             expected.addAll(flink.deserialize(null, values.get(i)));
         }
         try (DecodedBatch batch = decode(decoder, slabs.get(0))) {
-            FlatArrowRows reader = FlatArrowRows.bind(batch);
+            ArrowRows reader = ArrowRows.bind(batch);
             for (int r = 0; r < expected.size(); r++) {
                 if (!sameRow(expected.get(r), reader.row(r), type)) {
                     throw new AssertionError("row " + r + " differs: Flink " + expected.get(r) + ", native " + reader.row(r));
@@ -205,17 +236,17 @@ public final class DecodeBenchmark {
         }
     }
 
+    private static byte[] bytes(BinaryRowData row) {
+        byte[] out = new byte[row.getSizeInBytes()];
+        row.getSegments()[0].get(row.getOffset(), out, 0, out.length);
+        return out;
+    }
+
+    /** The same bytes as Flink's {@code toBinaryRow} (nested values and map entries included). */
     private static boolean sameRow(RowData flink, RowData kjson, RowType type) {
-        if (flink.getRowKind() != kjson.getRowKind()) {
-            return false;
-        }
-        for (int f = 0; f < type.getFieldCount(); f++) {
-            RowData.FieldGetter getter = RowData.createFieldGetter(type.getTypeAt(f), f);
-            if (!Objects.equals(getter.getFieldOrNull(flink), getter.getFieldOrNull(kjson))) {
-                return false;
-            }
-        }
-        return true;
+        RowDataSerializer serializer = new RowDataSerializer(type);
+        byte[] expected = bytes(serializer.toBinaryRow(flink));
+        return Arrays.equals(expected, bytes(serializer.toBinaryRow(kjson)));
     }
 
     private long flinkPass(StockKafkaSource flink, List<ConsumerRecord<byte[], byte[]>> records) {
@@ -271,7 +302,7 @@ public final class DecodeBenchmark {
             try (DecodedBatch batch = decode(decoder, slab)) {
                 long decoded = Passes.now();
                 decodeNanos += decoded - start;
-                FlatArrowRows reader = FlatArrowRows.bind(batch);
+                ArrowRows reader = ArrowRows.bind(batch);
                 for (int r = 0; r < batch.rowCount(); r++) {
                     sink += reader.row(r).getArity();
                 }

@@ -31,10 +31,10 @@ import org.slf4j.LoggerFactory;
  * {@code ignore-parse-errors} skips records and fields inside the decoder, as Flink does.
  * Opened on first use, in the fetcher thread; not thread-safe.
  *
- * <p>Rows of scalar columns only come back as Flink's {@code BinaryRowData}, written natively
- * ({@link #path()}: decided once, at open); a table with a ROW, ARRAY, MAP or MULTISET column
- * (physical or value metadata) goes through Arrow and {@link ArrowRowReader}. Connector metadata
- * columns (topic, offset, ...) are joined after either.
+ * <p>Rows come back as Flink's {@code BinaryRowData}, written natively, nested columns included
+ * ({@link #path()}: decided once, at open); where the native side refuses that (a big-endian
+ * platform) they go through Arrow and {@link ArrowRowReader}. Connector metadata columns (topic,
+ * offset, ...) are joined after either.
  */
 final class FetchDecoder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FetchDecoder.class);
