@@ -6,7 +6,7 @@ use super::java;
 use super::lexer::{Lexer, Text, Token};
 use super::temporal;
 use super::tree;
-use super::value::Value;
+use super::value::{is_text_key, MapEntries, Value};
 use super::DecodeSettings;
 use crate::types::{DataType, LogicalType, RowField};
 
@@ -170,18 +170,16 @@ fn map(lexer: &mut Lexer, token: Token, key: &DataType, value: &DataType, settin
     if token != Token::StartObject {
         return Err("Illegal JSON map data...".to_string());
     }
-    let mut entries: Vec<(Value, Value)> = Vec::new();
+    let text_keys = is_text_key(key);
+    let mut entries = MapEntries::default();
     while lexer.next()? != Some(Token::EndObject) {
+        let identity = if text_keys { Some(lexer.text_ref()?.to_units()) } else { None };
         let k = convert(lexer, key, settings)?;
         lexer.next()?;
         let v = convert(lexer, value, settings)?;
-        // A HashMap: the last value of a repeated key wins.
-        match entries.iter_mut().find(|(existing, _)| *existing == k) {
-            Some(entry) => entry.1 = v,
-            None => entries.push((k, v)),
-        }
+        entries.put(identity, k, v);
     }
-    Ok(Value::Map(entries))
+    Ok(entries.into_value())
 }
 
 /// A row by field name: stops matching once it has as many fields as the row, skips unknown

@@ -3,7 +3,7 @@
 use super::java::{self, BigDecimal};
 use super::node::Node;
 use super::temporal;
-use super::value::Value;
+use super::value::{is_text_key, MapEntries, Value};
 use super::DecodeSettings;
 use crate::types::{DataType, IntervalKind, LogicalType, RowField};
 
@@ -149,18 +149,16 @@ fn truncated(d: &BigDecimal) -> i128 {
 
 /// `jsonNode.fields()`: the members of an object, none for any other node.
 fn map(node: &Node, key: &DataType, value: &DataType, settings: &DecodeSettings) -> Converted {
-    let mut entries: Vec<(Value, Value)> = Vec::new();
+    let text_keys = is_text_key(key);
+    let mut entries = MapEntries::default();
     if let Node::Object(members) = node {
         for (name, item) in members {
             let k = convert(Some(&Node::Text(name.clone())), key, settings)?;
             let v = convert(Some(item), value, settings)?;
-            match entries.iter_mut().find(|(existing, _)| *existing == k) {
-                Some(entry) => entry.1 = v,
-                None => entries.push((k, v)),
-            }
+            entries.put(text_keys.then(|| name.clone()), k, v);
         }
     }
-    Ok(Value::Map(entries))
+    Ok(entries.into_value())
 }
 
 /// A row by field name from an object node.
