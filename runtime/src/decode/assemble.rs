@@ -55,6 +55,16 @@ fn arrow_schema(spec: &SinkSpec, metadata: &[MetaKey], timestamps: TimestampLayo
     Ok(Arc::new(Schema::new(fields.chain(meta).collect::<Result<Vec<_>>>()?)))
 }
 
+/// The rows a batch of `records` is reserved for: a json record gives one row; a changelog's
+/// UPDATE gives two, so with one row a record its columns would grow (a copy of each) once a
+/// batch (about 50 instructions a maxwell record). Unused room is never touched.
+fn expected_rows(format: Format, records: usize) -> usize {
+    match format.is_insert_only() {
+        true => records,
+        false => records.saturating_mul(2),
+    }
+}
+
 /// The batch being decoded: the table's columns and each row's RowKind byte.
 struct Output {
     columns: Vec<Column>,
@@ -170,13 +180,13 @@ impl Decoder {
                 )));
             }
         }
-        // Most records give one row.
+        let rows = expected_rows(self.value.format, values.len());
         let types = self.spec.columns.iter().map(|c| c.data_type.clone());
         let meta_types = self.value.metadata.iter().map(|m| m.output_type());
         let mut columns: Vec<Column> = types.chain(meta_types).map(|t| Column::new(&t.logical)).collect();
-        columns.iter_mut().for_each(|c| c.reserve(values.len()));
-        let mut out = Output { columns, kinds: Vec::with_capacity(values.len()) };
-        let mut records = Vec::new();
+        columns.iter_mut().for_each(|c| c.reserve(rows));
+        let mut out = Output { columns, kinds: Vec::with_capacity(rows) };
+        let mut records = Vec::with_capacity(rows);
         let mut errors = Vec::new();
         let key_fields = self.key.iter().flat_map(|k| &k.fields);
         let mut scratch = Scratch {

@@ -91,7 +91,8 @@ enum Kind {
     Timestamp {
         ltz: bool,
     },
-    Row(RowPlan),
+    /// Boxed: the match on a kind then reads a plain tag (not a niche of the plan's `Vec`).
+    Row(Box<RowPlan>),
     Array(Box<Kind>),
     /// A MAP with STRING keys (its value's kind), or a MULTISET of STRING (`None`: INT counts).
     Map(Option<Box<Kind>>),
@@ -192,7 +193,7 @@ fn kind(ty: &LogicalType, limits: PlanLimits, depth: usize) -> Option<Kind> {
         LogicalType::Time { .. } => Some(Kind::Time),
         LogicalType::Timestamp { .. } => Some(Kind::Timestamp { ltz: false }),
         LogicalType::TimestampLtz { .. } => Some(Kind::Timestamp { ltz: true }),
-        LogicalType::Row(fields) => Some(Kind::Row(row_plan(fields, &[], limits, depth + 1)?)),
+        LogicalType::Row(fields) => Some(Kind::Row(Box::new(row_plan(fields, &[], limits, depth + 1)?))),
         LogicalType::Array(element) if depth < MAX_DEPTH => {
             Some(Kind::Array(Box::new(kind(&element.logical, limits, depth + 1)?)))
         }
