@@ -7,9 +7,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use kjson_runtime::{
-    canonical_scan_spec, scan_fingerprint, Format, KjsonError, LogicalType, RowField, SideSpec, SinkSpec,
-};
+use kjson_runtime::{canonical_scan_spec, scan_fingerprint, Format, KjsonError, LogicalType, SideSpec, SinkSpec};
 
 use crate::format_tokens;
 use crate::names::upper_camel_case;
@@ -132,16 +130,7 @@ fn side(
     what: &str,
     value: bool,
 ) -> Option<TokenStream> {
-    let fields: Vec<RowField> = side
-        .projection
-        .iter()
-        .zip(&side.field_names)
-        .map(|(&at, name)| RowField {
-            name: name.clone(),
-            data_type: spec.columns[at].data_type.clone(),
-            description: None,
-        })
-        .collect();
+    let fields = spec.side_fields(side);
     let json_value = value && side.format == Format::Json;
     if !json_value && fields.iter().any(|f| has_map_like(&f.data_type.logical)) {
         return None;

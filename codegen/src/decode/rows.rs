@@ -27,7 +27,7 @@ pub(crate) struct RowPool {
 
 /// A row's name hint: the table's name and a running number for its nested rows.
 pub(crate) struct RowNames {
-    pub base: String,
+    base: String,
     nested: usize,
 }
 

@@ -527,16 +527,7 @@ fn side_reader(spec: &SinkSpec, side: &SideSpec, compatibility: Compatibility) -
             spec.connector.identifier()
         )));
     }
-    let fields: Vec<RowField> = side
-        .projection
-        .iter()
-        .zip(&side.field_names)
-        .map(|(&at, name)| RowField {
-            name: name.clone(),
-            data_type: spec.columns[at].data_type.clone(),
-            description: None,
-        })
-        .collect();
+    let fields = spec.side_fields(side);
     let has_decimal =
         fields.iter().any(|f| contains(&f.data_type.logical, &|t| matches!(t, LogicalType::Decimal { .. })));
     let has_map_like = fields

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::options::JsonOptions;
-use crate::types::DataType;
+use crate::types::{DataType, RowField};
 
 mod build;
 mod connector;
@@ -131,6 +131,19 @@ impl SinkParts {
 impl SinkSpec {
     pub fn is_upsert(&self) -> bool {
         self.connector == Connector::UpsertKafka
+    }
+
+    /// The fields of one of this spec's sides, as the row its messages hold: each projected
+    /// column's type under the side's field name.
+    pub fn side_fields(&self, side: &SideSpec) -> Vec<RowField> {
+        let fields = side.projection.iter().zip(&side.field_names);
+        fields
+            .map(|(&at, name)| RowField {
+                name: name.clone(),
+                data_type: self.columns[at].data_type.clone(),
+                description: None,
+            })
+            .collect()
     }
 
     /// A readable multi-line summary for `kjson inspect`.

@@ -1,10 +1,14 @@
 package org.kjson.flink.sql.support;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -98,22 +102,22 @@ public final class ScanRun {
         properties.setProperty(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         properties.setProperty(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties)) {
-            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+            List<Future<?>> sent = new ArrayList<>();
             for (ProducerRecord<byte[], byte[]> record : records) {
                 sent.add(producer.send(record));
             }
-            for (java.util.concurrent.Future<?> future : sent) {
+            for (Future<?> future : sent) {
                 awaitAck(future);
             }
         }
     }
 
     /** Waits for one acknowledgement; a failure carries the broker's log, which says why. */
-    private static void awaitAck(java.util.concurrent.Future<?> future) throws Exception {
+    private static void awaitAck(Future<?> future) throws Exception {
         try {
             future.get(ACK_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new java.io.IOException("the broker did not acknowledge a record; its log ends:\n"
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("the broker did not acknowledge a record; its log ends:\n"
                     + SharedBroker.get().logTail(), e);
         }
     }
