@@ -136,10 +136,12 @@ impl<'a> ColumnProgram<'a> {
         )
     }
 
-    /// The bound of a value whose size does not depend on the row, `None` for strings and binaries.
+    /// The bound of a value whose size does not depend on the row: `None` for binaries, and for
+    /// strings unless the batch's values share one bound.
     fn fixed_bound(&self) -> Option<usize> {
         match self {
-            ColumnProgram::Str(_) | ColumnProgram::Bytes(_) | ColumnProgram::Nested(_) => None,
+            ColumnProgram::Str(a) => a.batch_bound(),
+            ColumnProgram::Bytes(_) | ColumnProgram::Nested(_) => None,
             // These bounds do not read the row.
             scalar => Some(on_scalar!(scalar, a => a.bound(0), ColumnProgram::Nested(_) => 0)),
         }
@@ -368,9 +370,10 @@ impl SideFields {
     }
 }
 
-/// Each row's reservation for a run: `fixed` plus the bounds of its string and binary values
-/// (`variable`), a column at a time for the whole batch, where adding them per row cost a jump
-/// per value (docs/performance.md). Empty when the run has no such value: `fixed` serves.
+/// Each row's reservation for a run: `fixed` plus the bounds of its binary values and of its
+/// strings without one bound for the batch (`variable`), a column at a time for the whole batch,
+/// where adding them per row cost a jump per value (docs/performance.md). Empty when the run has
+/// no such value: `fixed` serves, and the batch costs no pass over its rows.
 fn run_bounds(bound: &[BoundField<'_, '_>], variable: &[usize], fixed: usize, rows: usize) -> Vec<usize> {
     if variable.is_empty() {
         return Vec::new();

@@ -139,6 +139,11 @@ impl Strings<'_> {
         null_at(self.nulls, row)
     }
 
+    /// Every row's bound, when the batch has one ([`uniform_bound`]).
+    pub(crate) fn batch_bound(&self) -> Option<usize> {
+        self.uniform
+    }
+
     #[inline(always)]
     pub fn bound(&self, row: usize) -> usize {
         if let Some(bound) = self.uniform {
