@@ -14,7 +14,7 @@ use super::access::{
 };
 use super::bind::BoundColumn;
 use super::context::{WriteContext, WriteResult};
-use super::layout::{self, FieldLabel};
+use super::layout::{self, FieldLabel, NotNull};
 use super::plan::field_name_json;
 use super::row_writer::{RowWriter, RowsRun};
 use crate::error::Result;
@@ -158,9 +158,10 @@ impl<'a> ColumnProgram<'a> {
     }
 
     /// Writes `name:value` (or nothing, for a null skipped under `encode.ignore-null-fields`).
-    /// `WIDTH`: the chunk width the name fits (see [`FieldName::put_prefix`]).
+    /// `WIDTH`: the chunk width the name fits (see [`FieldName::put_prefix`]). `NULLS` false: the
+    /// column holds no null in this batch, so the value is written without a null check.
     #[inline(always)]
-    fn write_field<const SKIP_NULLS: bool, const WIDTH: usize, S: ByteSink>(
+    fn write_field<const SKIP_NULLS: bool, const NULLS: bool, const WIDTH: usize, S: ByteSink>(
         &mut self,
         out: &mut S,
         field: &FieldName,
@@ -169,7 +170,14 @@ impl<'a> ColumnProgram<'a> {
         first: &mut bool,
     ) -> WriteResult {
         let name = &Prefixed::<SKIP_NULLS, WIDTH>(field);
-        on_scalar!(self, a => layout::object_field::<SKIP_NULLS, _, _, _>(a, out, name, row, cx, first), ColumnProgram::Nested(_) => Ok(()))
+        on_scalar!(
+            self, a => if NULLS {
+                layout::object_field::<SKIP_NULLS, _, _, _>(a, out, name, row, cx, first)
+            } else {
+                layout::object_field::<SKIP_NULLS, _, _, _>(&mut NotNull(a), out, name, row, cx, first)
+            },
+            ColumnProgram::Nested(_) => Ok(())
+        )
     }
 }
 
@@ -415,7 +423,7 @@ fn write_run<const SKIP_NULLS: bool, const WIDTH: usize>(
     closes: bool,
 ) -> WriteResult {
     for BoundField { program, name } in run {
-        program.write_field::<SKIP_NULLS, WIDTH, _>(w, name, row, cx, first)?;
+        program.write_field::<SKIP_NULLS, true, WIDTH, _>(w, name, row, cx, first)?;
     }
     if closes {
         w.put_byte(b'}');
@@ -484,13 +492,16 @@ struct BoundSide<'s, 'a> {
     segments: Vec<Segment>,
     /// The writer of a side that is one run of scalar fields (`None`: it has nested fields).
     lone_run: Option<LoneRun>,
+    /// Whether a column of the side holds a null in this batch.
+    nulls: bool,
 }
 
 impl<'s, 'a> BoundSide<'s, 'a> {
     fn bind(fields: &'s SideFields, columns: &'a [BoundColumn<'a>], rows: usize) -> Result<Self> {
         let bound = fields.bind(columns)?;
         let segments = fields.segments(&bound, rows);
-        let mut side = BoundSide { fields, bound, segments, lone_run: None };
+        let nulls = fields.fields.iter().any(|f| columns[f.column].nulls().is_some_and(|n| n.null_count() > 0));
+        let mut side = BoundSide { fields, bound, segments, lone_run: None, nulls };
         side.lone_run = side.lone_width().map(|width| lone_run_writer(fields.skip_nulls, width));
         Ok(side)
     }

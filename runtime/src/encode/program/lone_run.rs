@@ -1,7 +1,9 @@
 //! A side whose fields are all scalar, a "lone run": its whole object in one reservation, with
 //! the separator rule and the names' chunk width fixed as types. The common ones are inlined into
 //! a row loop of their own, picked once per batch, so a row costs no call frame, as in generated
-//! rows; the others are reached through a function pointer per row (docs/performance.md).
+//! rows (a value side without `encode.ignore-null-fields` and without a null in the batch also
+//! with no null checks); the others are reached through a function pointer per row
+//! (docs/performance.md).
 use std::marker::PhantomData;
 
 use super::{BoundField, BoundSide, ProgramRows, Segment, NAME_CHUNK};
@@ -31,20 +33,22 @@ pub(super) fn lone_run_writer(skip_nulls: bool, name_width: usize) -> LoneRun {
 pub(super) fn run_rows<R: RowsRun>(rows: &mut ProgramRows<'_, '_>, run: R) -> R::Output {
     let key = rows.key.as_ref().and_then(|k| Some((k.fields.skip_nulls, k.lone_width()?)));
     match key {
-        Some((false, 16)) => with_value::<Lone<false, 16>, R>(rows, run),
-        Some((false, NAME_CHUNK)) => with_value::<Lone<false, NAME_CHUNK>, R>(rows, run),
+        Some((false, 16)) => with_value::<Lone<false, 16, true>, R>(rows, run),
+        Some((false, NAME_CHUNK)) => with_value::<Lone<false, NAME_CHUNK, true>, R>(rows, run),
         _ => with_value::<AnySide, R>(rows, run),
     }
 }
 
 /// [`run_rows`] with the key side's writer `K` chosen.
 fn with_value<K: SideWriter, R: RowsRun>(rows: &mut ProgramRows<'_, '_>, run: R) -> R::Output {
-    let value = rows.value.lone_width().map(|width| (rows.value.fields.skip_nulls, width));
+    let value = rows.value.lone_width().map(|width| (rows.value.fields.skip_nulls, width, rows.value.nulls));
     match value {
-        Some((false, 16)) => run.run(&mut Picked::<K, Lone<false, 16>>(rows, PhantomData)),
-        Some((false, NAME_CHUNK)) => run.run(&mut Picked::<K, Lone<false, NAME_CHUNK>>(rows, PhantomData)),
-        Some((true, 16)) => run.run(&mut Picked::<K, Lone<true, 16>>(rows, PhantomData)),
-        Some((true, NAME_CHUNK)) => run.run(&mut Picked::<K, Lone<true, NAME_CHUNK>>(rows, PhantomData)),
+        Some((false, 16, false)) => run.run(&mut Picked::<K, Lone<false, 16, false>>(rows, PhantomData)),
+        Some((false, NAME_CHUNK, false)) => run.run(&mut Picked::<K, Lone<false, NAME_CHUNK, false>>(rows, PhantomData)),
+        Some((false, 16, _)) => run.run(&mut Picked::<K, Lone<false, 16, true>>(rows, PhantomData)),
+        Some((false, NAME_CHUNK, _)) => run.run(&mut Picked::<K, Lone<false, NAME_CHUNK, true>>(rows, PhantomData)),
+        Some((true, 16, _)) => run.run(&mut Picked::<K, Lone<true, 16, true>>(rows, PhantomData)),
+        Some((true, NAME_CHUNK, _)) => run.run(&mut Picked::<K, Lone<true, NAME_CHUNK, true>>(rows, PhantomData)),
         _ => run.run(&mut Picked::<K, AnySide>(rows, PhantomData)),
     }
 }
@@ -54,13 +58,14 @@ trait SideWriter {
     fn write(side: &mut BoundSide<'_, '_>, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult;
 }
 
-/// A lone run of this separator rule and chunk width, inlined.
-enum Lone<const SKIP_NULLS: bool, const WIDTH: usize> {}
+/// A lone run of this separator rule and chunk width, inlined; `NULLS` false: no column of the
+/// side holds a null in this batch.
+enum Lone<const SKIP_NULLS: bool, const WIDTH: usize, const NULLS: bool> {}
 
-impl<const SKIP_NULLS: bool, const WIDTH: usize> SideWriter for Lone<SKIP_NULLS, WIDTH> {
+impl<const SKIP_NULLS: bool, const WIDTH: usize, const NULLS: bool> SideWriter for Lone<SKIP_NULLS, WIDTH, NULLS> {
     #[inline(always)]
     fn write(side: &mut BoundSide<'_, '_>, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
-        fill_lone_run::<SKIP_NULLS, WIDTH>(side, cx, out, row)
+        fill_lone_run::<SKIP_NULLS, WIDTH, NULLS>(side, cx, out, row)
     }
 }
 
@@ -100,13 +105,13 @@ fn write_lone_run<const SKIP_NULLS: bool, const WIDTH: usize>(
     out: &mut Vec<u8>,
     row: usize,
 ) -> WriteResult {
-    fill_lone_run::<SKIP_NULLS, WIDTH>(side, cx, out, row)
+    fill_lone_run::<SKIP_NULLS, WIDTH, true>(side, cx, out, row)
 }
 
 /// A side's whole object when its fields are one run of scalars: the reservation, the braces and
 /// the fields, where the segment loop reserved and called `write_run` per row.
 #[inline(always)]
-fn fill_lone_run<const SKIP_NULLS: bool, const WIDTH: usize>(
+fn fill_lone_run<const SKIP_NULLS: bool, const WIDTH: usize, const NULLS: bool>(
     side: &mut BoundSide<'_, '_>,
     cx: &WriteContext,
     out: &mut Vec<u8>,
@@ -115,17 +120,19 @@ fn fill_lone_run<const SKIP_NULLS: bool, const WIDTH: usize>(
     let Some(Segment::Scalars { fixed, bounds, .. }) = side.segments.first() else { return Ok(()) };
     // `fixed` counts the `}`; under SKIP_NULLS the `{` is written apart from the first name.
     let reserve = super::run_reserve(*fixed, bounds, row) + usize::from(SKIP_NULLS);
-    fill_reserved(out, reserve, LoneRunFields::<SKIP_NULLS, WIDTH> { run: &mut side.bound, row, cx })
+    fill_reserved(out, reserve, LoneRunFields::<SKIP_NULLS, WIDTH, NULLS> { run: &mut side.bound, row, cx })
 }
 
 /// The braces and fields of [`fill_lone_run`], written into its reservation.
-struct LoneRunFields<'r, 's, 'a, 'c, const SKIP_NULLS: bool, const WIDTH: usize> {
+struct LoneRunFields<'r, 's, 'a, 'c, const SKIP_NULLS: bool, const WIDTH: usize, const NULLS: bool> {
     run: &'r mut [BoundField<'s, 'a>],
     row: usize,
     cx: &'c WriteContext,
 }
 
-impl<const SKIP_NULLS: bool, const WIDTH: usize> FillReserved for LoneRunFields<'_, '_, '_, '_, SKIP_NULLS, WIDTH> {
+impl<const SKIP_NULLS: bool, const WIDTH: usize, const NULLS: bool> FillReserved
+    for LoneRunFields<'_, '_, '_, '_, SKIP_NULLS, WIDTH, NULLS>
+{
     type Output = WriteResult;
 
     #[inline(always)]
@@ -135,7 +142,7 @@ impl<const SKIP_NULLS: bool, const WIDTH: usize> FillReserved for LoneRunFields<
         }
         let first = &mut true;
         for BoundField { program, name } in self.run {
-            program.write_field::<SKIP_NULLS, WIDTH, _>(w, name, self.row, self.cx, first)?;
+            program.write_field::<SKIP_NULLS, NULLS, WIDTH, _>(w, name, self.row, self.cx, first)?;
         }
         w.put_byte(b'}');
         Ok(())
