@@ -24,7 +24,7 @@ pub(crate) struct SidePlan {
 impl SidePlan {
     fn new(side: &SideSpec, compatibility: Compatibility, label: &'static str) -> SidePlan {
         let names = side.projection.iter().copied().zip(side.field_names.iter().cloned());
-        let fields = SideFields::new(names, side.options.ignore_null_fields);
+        let fields = SideFields::new(names, side.options.ignore_null_fields, side.options.timestamp_format);
         let envelope = side.format.envelope(side.options.ignore_null_fields);
         SidePlan { fields, ctx: WriteContext::new(side.options.clone(), compatibility), envelope, label }
     }

@@ -9,8 +9,8 @@
 use std::ops::Range;
 
 use super::access::{
-    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Scalar, Strings, Times,
-    Timestamps,
+    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Scalar, Spelled, Strings,
+    Times,
 };
 use super::bind::BoundColumn;
 use super::context::{WriteContext, WriteResult};
@@ -18,6 +18,7 @@ use super::layout::{self, FieldLabel, NotNull};
 use super::plan::field_name_json;
 use super::row_writer::{RowWriter, RowsRun};
 use crate::error::Result;
+use crate::options::TimestampFormat;
 use crate::spelling::sink::{with_reserved, ByteSink, Reserved};
 use nested::{NestedProgram, RowFieldName};
 
@@ -38,7 +39,7 @@ enum ColumnProgram<'a> {
     Bytes(Binaries<'a>),
     Date(Dates<'a>),
     Time(Times<'a>),
-    Timestamp(Timestamps<'a>),
+    Timestamp(Spelled<'a>),
     Interval(Intervals<'a>),
     Nested(Box<NestedProgram<'a>>),
 }
@@ -72,15 +73,21 @@ mod nested;
 use lone_run::{lone_run_writer, LoneRun};
 pub(crate) use nested::write_merged_rows;
 
-impl<'a> ColumnProgram<'a> {
-    fn bind(column: &'a BoundColumn<'a>) -> Result<Self> {
-        Self::bind_scanning(column, true)
-    }
+/// How a batch's columns are bound to programs.
+#[derive(Clone, Copy)]
+struct Binding {
+    /// Whether string columns look for a value buffer that needs no escaping (a scan of the
+    /// buffer; worth it for a batch, not for one value).
+    scan_strings: bool,
+    /// The side's `timestamp-format.standard`, fixed in the timestamp programs so that no value
+    /// reads it from the context.
+    timestamps: TimestampFormat,
+}
 
-    /// `scan_strings`: whether string columns look for a value buffer that needs no escaping
-    /// (a scan of the buffer; worth it for a batch, not for one value).
-    fn bind_scanning(column: &'a BoundColumn<'a>, scan_strings: bool) -> Result<Self> {
+impl<'a> ColumnProgram<'a> {
+    fn bind(column: &'a BoundColumn<'a>, how: Binding) -> Result<Self> {
         let c = column;
+        let scan_strings = how.scan_strings;
         Ok(match column {
             BoundColumn::Boolean(_) => ColumnProgram::Bool(BindColumn::bind(c)?),
             BoundColumn::I8(_) => ColumnProgram::I8(BindColumn::bind(c)?),
@@ -95,10 +102,10 @@ impl<'a> ColumnProgram<'a> {
             BoundColumn::Bytes(..) => ColumnProgram::Bytes(BindColumn::bind(c)?),
             BoundColumn::Date32(_) | BoundColumn::Date64(_) => ColumnProgram::Date(BindColumn::bind(c)?),
             BoundColumn::Time32 { .. } | BoundColumn::Time64 { .. } => ColumnProgram::Time(BindColumn::bind(c)?),
-            BoundColumn::Timestamp { .. } => ColumnProgram::Timestamp(BindColumn::bind(c)?),
+            BoundColumn::Timestamp { .. } => ColumnProgram::Timestamp(Spelled::bind(c, how.timestamps)?),
             BoundColumn::DayTime(_) | BoundColumn::Duration { .. } => ColumnProgram::Interval(BindColumn::bind(c)?),
             BoundColumn::List { .. } | BoundColumn::Map { .. } | BoundColumn::Row { .. } => {
-                ColumnProgram::Nested(Box::new(NestedProgram::bind(c, scan_strings)?))
+                ColumnProgram::Nested(Box::new(NestedProgram::bind(c, how)?))
             }
         })
     }
@@ -251,11 +258,17 @@ impl<const SKIP_NULLS: bool, const WIDTH: usize> FieldLabel for Prefixed<'_, SKI
 pub(crate) struct SideFields {
     fields: Vec<FieldName>,
     skip_nulls: bool,
+    timestamps: TimestampFormat,
 }
 
 impl SideFields {
-    /// `fields`: (physical column, field name) in the side's order.
-    pub(crate) fn new(fields: impl Iterator<Item = (usize, String)>, skip_nulls: bool) -> SideFields {
+    /// `fields`: (physical column, field name) in the side's order; `skip_nulls` and `timestamps`:
+    /// the side's `encode.ignore-null-fields` and `timestamp-format.standard`.
+    pub(crate) fn new(
+        fields: impl Iterator<Item = (usize, String)>,
+        skip_nulls: bool,
+        timestamps: TimestampFormat,
+    ) -> SideFields {
         let fields = fields
             .enumerate()
             .map(|(k, (column, name))| {
@@ -270,14 +283,15 @@ impl SideFields {
                 FieldName { column, prefix, chunk, name }
             })
             .collect();
-        SideFields { fields, skip_nulls }
+        SideFields { fields, skip_nulls, timestamps }
     }
 
     /// This batch's accessors of the side's fields, each beside its name, in field order.
     fn bind<'s, 'a>(&'s self, columns: &'a [BoundColumn<'a>]) -> Result<Vec<BoundField<'s, 'a>>> {
+        let how = Binding { scan_strings: true, timestamps: self.timestamps };
         self.fields
             .iter()
-            .map(|name| Ok(BoundField { program: ColumnProgram::bind(&columns[name.column])?, name }))
+            .map(|name| Ok(BoundField { program: ColumnProgram::bind(&columns[name.column], how)?, name }))
             .collect()
     }
 

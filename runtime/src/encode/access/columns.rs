@@ -16,6 +16,7 @@ use crate::encode::context::{ValueError, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::float;
 use crate::spelling::sink::ByteSink;
+use crate::options::TimestampFormat;
 use crate::spelling::temporal::{Spelling, TimestampStandard};
 use crate::spelling::{self, base64, decimal, temporal};
 
@@ -336,14 +337,19 @@ impl Timestamps<'_> {
         self.write_spelled(out, row, Spelling::of::<F>(true));
     }
 
-    /// With the side's standard read from `cx` (the dynamic encoder's column programs).
+    /// With the side's standard read from `cx`.
     #[inline(always)]
     pub fn write<S: ByteSink>(&mut self, out: &mut S, row: usize, cx: &WriteContext) {
         self.write_spelled(out, row, Spelling::new(cx.options.timestamp_format, self.ltz));
     }
 
+    /// This column's values in the standard `format`.
+    pub(crate) fn spelling(&self, format: TimestampFormat) -> Spelling {
+        Spelling::new(format, self.ltz)
+    }
+
     #[inline(always)]
-    fn write_spelled(&mut self, out: &mut impl ByteSink, row: usize, spelling: Spelling) {
+    pub(crate) fn write_spelled(&mut self, out: &mut impl ByteSink, row: usize, spelling: Spelling) {
         // The cache key: the raw value of a unit, or the parts themselves (nanos below 2^24).
         let values = self.values;
         let key = match values {

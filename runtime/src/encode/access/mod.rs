@@ -12,5 +12,6 @@ pub use columns::{
 };
 pub use nested::{list_items, map_values, row_field, Lists, Maps, Structs};
 pub(crate) use nested::{Keys, SMALL_MAP};
+pub(crate) use scalar::Spelled;
 pub use scalar::{local, ltz, Local, Ltz, Scalar};
 pub use strings::Strings;

@@ -5,11 +5,16 @@
 //! spelling is a type, not a run-time choice.
 use std::marker::PhantomData;
 
-use super::columns::{Binaries, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Times, Timestamps};
+use super::columns::{
+    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Times, Timestamps,
+};
 use super::strings::Strings;
+use crate::encode::bind::BoundColumn;
 use crate::encode::context::{WriteContext, WriteResult};
+use crate::error::Result;
+use crate::options::TimestampFormat;
 use crate::spelling::sink::ByteSink;
-use crate::spelling::temporal::TimestampStandard;
+use crate::spelling::temporal::{Spelling, TimestampStandard};
 
 /// A typed accessor of scalar values.
 pub trait Scalar {
@@ -90,6 +95,39 @@ pub fn local<'r, 'a, F: TimestampStandard>(timestamps: &'r mut Timestamps<'a>) -
 #[inline(always)]
 pub fn ltz<'r, 'a, F: TimestampStandard>(timestamps: &'r mut Timestamps<'a>) -> Ltz<'r, 'a, F> {
     Ltz(timestamps, PhantomData)
+}
+
+/// TIMESTAMP or TIMESTAMP_LTZ values in a spelling fixed at bind from the side's
+/// `timestamp-format.standard` (the dynamic encoder's programs), where [`Timestamps::write`]
+/// reads the standard from the context for every value.
+pub struct Spelled<'a> {
+    timestamps: Timestamps<'a>,
+    spelling: Spelling,
+}
+
+impl<'a> Spelled<'a> {
+    pub(crate) fn bind(column: &'a BoundColumn<'a>, format: TimestampFormat) -> Result<Self> {
+        let timestamps = Timestamps::bind(column)?;
+        Ok(Spelled { spelling: timestamps.spelling(format), timestamps })
+    }
+}
+
+impl Scalar for Spelled<'_> {
+    #[inline(always)]
+    fn null(&self, row: usize) -> bool {
+        self.timestamps.is_null(row)
+    }
+
+    #[inline(always)]
+    fn bound(&self, row: usize) -> usize {
+        self.timestamps.bound(row)
+    }
+
+    #[inline(always)]
+    fn put<S: ByteSink>(&mut self, out: &mut S, row: usize, _: &WriteContext) -> WriteResult {
+        self.timestamps.write_spelled(out, row, self.spelling);
+        Ok(())
+    }
 }
 
 macro_rules! spelled_timestamps {

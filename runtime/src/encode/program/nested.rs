@@ -3,7 +3,7 @@
 //! nested value is written with every type below it fixed at bind time, as generated code
 //! writes it.
 //! Map keys follow the rules of `layout::map` (null keys, repeated keys, binary keys).
-use super::{ColumnProgram, NAME_CHUNK};
+use super::{Binding, ColumnProgram, NAME_CHUNK};
 use crate::encode::access::{list_items, map_values, BindColumn, Lists, Maps, Structs};
 use crate::encode::bind::BoundColumn;
 use crate::encode::context::{WriteContext, WriteResult};
@@ -84,7 +84,7 @@ pub(super) struct MapProgram<'a> {
 
 impl<'a> NestedProgram<'a> {
     /// Fails (as [`Maps`] does) for a column that is not nested.
-    pub(super) fn bind(column: &'a BoundColumn<'a>, scan_strings: bool) -> Result<Self> {
+    pub(super) fn bind(column: &'a BoundColumn<'a>, how: Binding) -> Result<Self> {
         Ok(match column {
             BoundColumn::Row { names, fields, .. } => {
                 let fields = names
@@ -93,7 +93,7 @@ impl<'a> NestedProgram<'a> {
                     .map(|(plan, field)| {
                         Ok(RowFieldProgram {
                             name: RowFieldName::new(plan),
-                            value: ColumnProgram::bind_scanning(field, scan_strings)?,
+                            value: ColumnProgram::bind(field, how)?,
                         })
                     })
                     .collect::<Result<_>>()?;
@@ -101,11 +101,11 @@ impl<'a> NestedProgram<'a> {
             }
             BoundColumn::List { .. } => NestedProgram::List(ListProgram {
                 list: Lists::bind(column)?,
-                item: ColumnProgram::bind_scanning(list_items(column)?, scan_strings)?,
+                item: ColumnProgram::bind(list_items(column)?, how)?,
             }),
             _ => NestedProgram::Map(MapProgram {
                 map: Maps::bind(column)?,
-                value: ColumnProgram::bind_scanning(map_values(column)?, scan_strings)?,
+                value: ColumnProgram::bind(map_values(column)?, how)?,
             }),
         })
     }
@@ -249,6 +249,7 @@ pub(crate) fn write_merged_rows(
     if !merges {
         return None;
     }
-    let mut program = NestedProgram::bind(values, false).ok()?;
+    let how = Binding { scan_strings: false, timestamps: cx.options.timestamp_format };
+    let mut program = NestedProgram::bind(values, how).ok()?;
     Some(program.write_repeated(out, occurrences, cx))
 }
