@@ -203,8 +203,9 @@ pub(crate) struct FieldName {
 }
 
 impl FieldName {
-    /// `WIDTH` 16 or 32: the caller knows the prefix fits that many bytes, so it is one
-    /// fixed-size store with no check per write; 0: checked here.
+    /// `WIDTH` 16 or 32: the caller knows the prefix is shorter than that, so it is one
+    /// fixed-size store with no check per write, and its length masked to the width shows the
+    /// store's cut that it is within the chunk; 0: checked here.
     #[inline(always)]
     fn put_prefix<const SKIP_NULLS: bool, const WIDTH: usize, S: ByteSink>(&self, out: &mut S, first: &mut bool) {
         if SKIP_NULLS {
@@ -214,17 +215,18 @@ impl FieldName {
             *first = false;
         }
         match self.chunk.first_chunk::<WIDTH>() {
-            Some(chunk) if WIDTH > 0 => out.put_chunk(chunk, self.prefix.len()),
+            Some(chunk) if WIDTH > 0 => out.put_chunk(chunk, self.prefix.len() & WIDTH.wrapping_sub(1)),
             _ if self.prefix.len() <= NAME_CHUNK => out.put_chunk(&self.chunk, self.prefix.len()),
             _ => out.put(&self.prefix),
         }
     }
 
     /// The narrowest chunk width `put_prefix` can store this name with: 16, 32, or 0 (none).
+    /// A width holds prefixes shorter than itself ([`FieldName::put_prefix`] masks the length).
     fn chunk_width(&self) -> usize {
         match self.prefix.len() {
-            0..=16 => 16,
-            17..=NAME_CHUNK => NAME_CHUNK,
+            0..16 => 16,
+            16..NAME_CHUNK => NAME_CHUNK,
             _ => 0,
         }
     }
