@@ -9,8 +9,7 @@
 use std::ops::Range;
 
 use super::access::{
-    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Scalar, Spelled, Strings,
-    Times,
+    Binaries, BindColumn, Bools, Dates, Decimals, Floats32, Floats64, Intervals, Ints, Scalar, Spelled, Strings, Times,
 };
 use super::bind::BoundColumn;
 use super::context::{WriteContext, WriteResult};

@@ -15,8 +15,8 @@ use crate::encode::bind::{BoundColumn, ByteValues, Prim, TimestampValues};
 use crate::encode::context::{ValueError, WriteContext, WriteResult};
 use crate::error::{KjsonError, Result};
 use crate::float;
-use crate::spelling::sink::ByteSink;
 use crate::options::TimestampFormat;
+use crate::spelling::sink::ByteSink;
 use crate::spelling::temporal::{Spelling, TimestampStandard};
 use crate::spelling::{self, base64, decimal, temporal};
 

@@ -44,7 +44,9 @@ fn with_value<K: SideWriter, R: RowsRun>(rows: &mut ProgramRows<'_, '_>, run: R)
     let value = rows.value.lone_width().map(|width| (rows.value.fields.skip_nulls, width, rows.value.nulls));
     match value {
         Some((false, 16, false)) => run.run(&mut Picked::<K, Lone<false, 16, false>>(rows, PhantomData)),
-        Some((false, NAME_CHUNK, false)) => run.run(&mut Picked::<K, Lone<false, NAME_CHUNK, false>>(rows, PhantomData)),
+        Some((false, NAME_CHUNK, false)) => {
+            run.run(&mut Picked::<K, Lone<false, NAME_CHUNK, false>>(rows, PhantomData))
+        }
         Some((false, 16, _)) => run.run(&mut Picked::<K, Lone<false, 16, true>>(rows, PhantomData)),
         Some((false, NAME_CHUNK, _)) => run.run(&mut Picked::<K, Lone<false, NAME_CHUNK, true>>(rows, PhantomData)),
         Some((true, 16, _)) => run.run(&mut Picked::<K, Lone<true, 16, true>>(rows, PhantomData)),
