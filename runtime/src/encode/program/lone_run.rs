@@ -28,14 +28,14 @@ pub(super) fn lone_run_writer(skip_nulls: bool, name_width: usize) -> LoneRun {
 
 /// Runs `run` over `rows` with a [`RowWriter`] that writes each side that is a lone run inline,
 /// for its separator rule and chunk width: any such value side, a key side without
-/// `encode.ignore-null-fields` whose names fit a chunk. Other sides (and names longer than a
-/// chunk) go through [`BoundSide::write`].
+/// `encode.ignore-null-fields` whose names fit a chunk. Other value sides (and names longer than
+/// a chunk) go through [`BoundSide::write`] inlined, other key sides through a call to it.
 pub(super) fn run_rows<R: RowsRun>(rows: &mut ProgramRows<'_, '_>, run: R) -> R::Output {
     let key = rows.key.as_ref().and_then(|k| Some((k.fields.skip_nulls, k.lone_width()?)));
     match key {
         Some((false, 16)) => with_value::<Lone<false, 16, true>, R>(rows, run),
         Some((false, NAME_CHUNK)) => with_value::<Lone<false, NAME_CHUNK, true>, R>(rows, run),
-        _ => with_value::<AnySide, R>(rows, run),
+        _ => with_value::<CalledSide, R>(rows, run),
     }
 }
 
@@ -79,6 +79,22 @@ impl SideWriter for AnySide {
     fn write(side: &mut BoundSide<'_, '_>, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
         side.write(cx, out, row)
     }
+}
+
+/// Any side, through [`BoundSide::write`] in a function of its own: for a key side that is not
+/// inlined (or none), so that the row loop does not hold a second copy of the segment writer.
+enum CalledSide {}
+
+impl SideWriter for CalledSide {
+    #[inline(always)]
+    fn write(side: &mut BoundSide<'_, '_>, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
+        write_side(side, cx, out, row)
+    }
+}
+
+#[inline(never)]
+fn write_side(side: &mut BoundSide<'_, '_>, cx: &WriteContext, out: &mut Vec<u8>, row: usize) -> WriteResult {
+    side.write(cx, out, row)
 }
 
 /// The dynamic rows of a batch with the key's writer `K` and the value's `V` fixed.
