@@ -229,17 +229,22 @@ impl TimestampStandard for Iso8601 {
 }
 
 /// How a timestamp is spelled: the separator of its side's standard, and the `Z` of
-/// TIMESTAMP_LTZ. Generated code makes it from constants ([`Spelling::of`]), so it folds away.
+/// TIMESTAMP_LTZ. Generated code makes it from constants ([`Spelling::of`]), so it folds away;
+/// the dynamic encoder's, made once a batch, carries its cache tag made too, so that no value
+/// builds it again.
 #[derive(Clone, Copy)]
 pub struct Spelling {
     separator: u8,
     ltz: bool,
+    /// In the top byte of a cache key's second half; never zero, so an empty cache matches no key.
+    tag: u32,
 }
 
 impl Spelling {
     #[inline(always)]
     pub const fn of<F: TimestampStandard>(ltz: bool) -> Spelling {
-        Spelling { separator: F::SEPARATOR, ltz }
+        let tag = (F::SEPARATOR as u32 | (ltz as u32) << 7) << 24;
+        Spelling { separator: F::SEPARATOR, ltz, tag }
     }
 
     #[inline(always)]
@@ -248,12 +253,6 @@ impl Spelling {
             TimestampFormat::Sql => Spelling::of::<Sql>(ltz),
             TimestampFormat::Iso8601 => Spelling::of::<Iso8601>(ltz),
         }
-    }
-
-    /// In the top byte of a key's second half; never zero, so an empty cache matches no key.
-    #[inline(always)]
-    const fn tag(self) -> u32 {
-        (self.separator as u32 | (self.ltz as u32) << 7) << 24
     }
 }
 
@@ -336,7 +335,7 @@ pub fn write_timestamp_keyed<S: ByteSink>(
     spelling: Spelling,
     parts: impl FnOnce() -> (i64, u32),
 ) {
-    let last = (key.0, key.1 | spelling.tag());
+    let last = (key.0, key.1 | spelling.tag);
     if cache.last != last {
         let (epoch_millis, nano_of_milli) = parts();
         cache.fill(epoch_millis, nano_of_milli, spelling.separator, spelling.ltz);
