@@ -187,7 +187,7 @@ fn clock_word(second_of_day: u32) -> u64 {
     let fields = u64::from(hours) | u64::from(minutes) << 24 | u64::from(seconds) << 48;
     // `x * 103 >> 10` is `x / 10` below 179; the mask drops the bits a lane shifts into the
     // next one down.
-    let tens = (fields * 103 >> 10) & 0x000F_0000_0F00_000F;
+    let tens = ((fields * 103) >> 10) & 0x000F_0000_0F00_000F;
     let ones = fields - 10 * tens;
     // Tens at bytes 0, 3, 6, ones one byte up, colons at bytes 2 and 5.
     tens | ones << 8 | 0x3030_3A30_303A_3030
@@ -650,7 +650,7 @@ mod tests {
     }
 
     fn next_day(y: u32, m: u32, d: u32) -> (u32, u32, u32) {
-        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        let leap = y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
         let len = match m {
             2 if leap => 29,
             2 => 28,
