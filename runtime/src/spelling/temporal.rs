@@ -331,7 +331,9 @@ impl SecondCache {
         self.separator = separator;
     }
 
-    /// Rewrites `text` for a value; `nano_of_milli` is normalized (< 1_000_000).
+    /// Rewrites `text` for a value; `nano_of_milli` is normalized (< 1_000_000). Inlined into
+    /// each accessor: a call per new value cost more than its frame (docs/performance.md).
+    #[inline(always)]
     fn fill(&mut self, epoch_millis: i64, nano_of_milli: u32, separator: u8, ltz: bool) {
         let epoch_second = epoch_millis.div_euclid(1000);
         if epoch_second != self.epoch_second || separator != self.separator {
