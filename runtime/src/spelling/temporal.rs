@@ -84,6 +84,18 @@ fn civil_of_four_digit_year(epoch_day: i64) -> (u32, u32, u32) {
     (100 * century + year_of_century + january_or_february - 400, month, day)
 }
 
+/// `"yyyy-MM` of a year below 10_000 as the bytes of one little-endian word: the two digit
+/// pairs of the year and the month in lanes, split into tens and ones with one multiply for all
+/// (as [`clock_word`]).
+#[inline(always)]
+fn date_head(year: u32, month: u32) -> u64 {
+    let fields = u64::from(year / 100) << 8 | u64::from(year % 100) << 24 | u64::from(month) << 48;
+    let tens = ((fields * 103) >> 10) & 0x000F_0000_0F00_0F00;
+    let ones = fields - 10 * tens;
+    // Tens at bytes 1, 3 and 6, ones one byte up; `"` at byte 0 and `-` at byte 5.
+    tens | ones << 8 | 0x3030_2D30_3030_3022
+}
+
 /// The text of one date, `"yyyy-MM-dd"` with ISO year signs, quotes included.
 #[derive(Clone, Copy)]
 pub struct DateText {
@@ -95,24 +107,31 @@ pub struct DateText {
 
 impl DateText {
     pub fn from_epoch_day(epoch_day: i64) -> DateText {
+        if !FOUR_DIGIT_YEARS.contains(&epoch_day) {
+            return DateText::of_wide_year(epoch_day);
+        }
+        let (year, month, day) = civil_of_four_digit_year(epoch_day);
+        let mut bytes = [0; 32];
+        bytes[..8].copy_from_slice(&date_head(year, month).to_le_bytes());
+        // `-dd"`
+        let tail = 0x2230_302D | (day / 10) << 8 | (day % 10) << 16;
+        bytes[8..12].copy_from_slice(&tail.to_le_bytes());
+        DateText { len: 12, bytes }
+    }
+
+    /// A year with a sign or more than four digits.
+    #[cold]
+    fn of_wide_year(epoch_day: i64) -> DateText {
+        let (year, month, day) = civil_from_epoch_day(epoch_day);
         let mut text = DateText { len: 0, bytes: [0; 32] };
         text.bytes[0] = b'"';
-        let (mut at, month, day) = if FOUR_DIGIT_YEARS.contains(&epoch_day) {
-            let (year, month, day) = civil_of_four_digit_year(epoch_day);
-            put_pair(&mut text.bytes[1..], year / 100);
-            put_pair(&mut text.bytes[3..], year % 100);
-            (5, month, day)
-        } else {
-            let (year, month, day) = civil_from_epoch_day(epoch_day);
-            (1 + write_wide_year(&mut text.bytes[1..], year), month, day)
-        };
+        let at = 1 + write_wide_year(&mut text.bytes[1..], year);
         text.bytes[at] = b'-';
         put_pair(&mut text.bytes[at + 1..], month);
         text.bytes[at + 3] = b'-';
         put_pair(&mut text.bytes[at + 4..], day);
         text.bytes[at + 6] = b'"';
-        at += 7;
-        text.len = at as u8;
+        text.len = (at + 7) as u8;
         text
     }
 
