@@ -186,15 +186,6 @@ impl DayCache {
     }
 }
 
-/// `HH:mm:ss` then, if `nano_of_second` is not zero, `.` and its nine digits without trailing
-/// zeros (`appendFraction(NANO_OF_SECOND, 0, 9, true)`). `dst` holds at least 18 bytes;
-/// returns the length written (8..=18).
-#[inline]
-fn put_time_of_day(dst: &mut [u8], second_of_day: u32, nano_of_second: u32) -> usize {
-    dst[..8].copy_from_slice(&clock_word(second_of_day).to_le_bytes());
-    8 + put_fraction((&mut dst[8..18]).try_into().unwrap(), nano_of_second)
-}
-
 /// `HH:mm:ss` of `second_of_day` (< 86_400) as the bytes of one little-endian word: the three
 /// fields in lanes three bytes apart, each split into tens and ones with one multiply for all.
 #[inline(always)]
@@ -242,12 +233,27 @@ fn put_fraction(dst: &mut [u8; 10], nano_of_second: u32) -> usize {
 #[inline]
 pub fn write_time_json<S: ByteSink>(out: &mut S, millis_of_day: i32, version: FlinkVersion) {
     let millis = millis_of_day.rem_euclid(MILLIS_PER_DAY as i32) as u32;
-    let nano_of_second = if version.time_has_fraction() { millis % 1000 * NANOS_PER_MILLI } else { 0 };
     let mut text = [0u8; TIME_BOUND];
     text[0] = b'"';
-    let end = 1 + put_time_of_day(&mut text[1..], millis / 1000, nano_of_second);
-    text[end] = b'"';
-    out.put_chunk(&text, end + 1);
+    text[1..9].copy_from_slice(&clock_word(millis / 1000).to_le_bytes());
+    let (fraction, kept) = if version.time_has_fraction() { millis_fraction(millis % 1000) } else { (0, 0) };
+    text[9..13].copy_from_slice(&fraction.to_le_bytes());
+    text[9 + kept] = b'"';
+    out.put_chunk(&text, 10 + kept);
+}
+
+/// `.` and the three digits of `milli_of_second` (< 1000) as the bytes of one word, and how many
+/// of them to keep: none for zero, else up to the last digit that is not zero (as
+/// [`put_fraction`], with three digits instead of nine).
+#[inline(always)]
+fn millis_fraction(milli_of_second: u32) -> (u32, usize) {
+    let hundreds = milli_of_second / 100;
+    let rest = milli_of_second - 100 * hundreds;
+    let tens = (rest * 103) >> 10;
+    let digits = hundreds << 8 | tens << 16 | (rest - 10 * tens) << 24;
+    let kept = 4 - (digits.leading_zeros() / 8) as usize;
+    let kept = if milli_of_second == 0 { 0 } else { kept };
+    (digits + 0x3030_302E, kept)
 }
 
 /// The most bytes [`write_time_json`] writes (its whole text buffer).
@@ -496,6 +502,19 @@ mod tests {
         }
     }
 
+    #[test]
+    fn times_match_the_reference_text() {
+        for millis in (0..86_400_000).step_by(997).chain(0..3000).chain(86_397_000..86_400_000) {
+            let (second, milli) = (millis / 1000, millis % 1000);
+            let clock = format!("{:02}:{:02}:{:02}", second / 3600, second / 60 % 60, second % 60);
+            let fraction = format!("{milli:03}");
+            let fraction = fraction.trim_end_matches('0');
+            let with_fraction = if milli == 0 { clock.clone() } else { format!("{clock}.{fraction}") };
+            assert_eq!(time(millis, V2_3), format!("\"{with_fraction}\""), "{millis}");
+            assert_eq!(time(millis, V2_2), format!("\"{clock}\""), "{millis}");
+        }
+    }
+
     /// 2024-01-02 03:04:05 UTC.
     const JAN_2_2024_030405: i64 = 1_704_164_645_000;
 
@@ -649,11 +668,15 @@ mod tests {
                 1 => (rng.next() % 1_000_000) as u32 * 1000,
                 _ => (rng.next() % 1_000_000_000) as u32,
             };
-            let mut text = [0u8; 24];
-            let len = put_time_of_day(&mut text, 45_296, nanos);
+            let mut text = [0u8; 10];
+            let len = put_fraction(&mut text, nanos);
             let fraction = format!("{nanos:09}");
             let fraction = fraction.trim_end_matches('0');
-            let expected = if nanos == 0 { "12:34:56".to_string() } else { format!("12:34:56.{fraction}") };
+            let expected = if nanos == 0 { String::new() } else { format!(".{fraction}") };
+            if nanos.is_multiple_of(1_000_000) {
+                let (word, kept) = millis_fraction(nanos / 1_000_000);
+                assert_eq!(&word.to_le_bytes()[..kept], expected.as_bytes(), "{nanos}");
+            }
             assert_eq!(&text[..len], expected.as_bytes(), "{nanos}");
         }
     }
