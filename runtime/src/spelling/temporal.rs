@@ -365,16 +365,8 @@ impl SecondCache {
             self.fill_prefix(epoch_second, separator);
         }
         let at = self.prefix_len as usize;
-        let milli_of_second = epoch_millis.rem_euclid(1000) as u32;
-        // Whole milliseconds (TIMESTAMP(3) and below) need three digits, not nine.
-        let end = if nano_of_milli == 0 {
-            let (fraction, kept) = millis_fraction(milli_of_second);
-            self.text[at..at + 4].copy_from_slice(&fraction.to_le_bytes());
-            at + kept
-        } else {
-            let nano_of_second = milli_of_second * NANOS_PER_MILLI + nano_of_milli;
-            at + put_fraction(text_at(&mut self.text, at), nano_of_second)
-        };
+        let nano_of_second = epoch_millis.rem_euclid(1000) as u32 * NANOS_PER_MILLI + nano_of_milli;
+        let end = at + put_fraction(text_at(&mut self.text, at), nano_of_second);
         // Both suffixes as one store: `Z"`, or `"` and a byte past the end.
         let suffix = if ltz { *b"Z\"" } else { *b"\"\"" };
         self.text[end..end + 2].copy_from_slice(&suffix);
