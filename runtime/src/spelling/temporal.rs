@@ -3,9 +3,11 @@
 //! Flink formats through `java.time` (`ISO_LOCAL_DATE`, `HH:mm:ss` + a trimmed nano fraction), so
 //! the calendar here is the proleptic Gregorian one and years print the ISO way: four digits for
 //! 0000..9999, a `-` before negative years (`-0001`), a `+` before years past 9999 (`+10000`).
-//! Everything formats into stack buffers with a digit-pair table. DATE and TIMESTAMP writers take
-//! a cache ([`DayCache`], [`SecondCache`]), kept per column for a batch, so consecutive values on
-//! the same day or second skip the calendar arithmetic; a fresh cache formats from scratch.
+//! Fields become digits in the lanes of one word (several fields per multiply) and go out as
+//! whole words, with trailing fraction zeros trimmed by a count of zero bits. DATE and TIMESTAMP
+//! writers take a cache ([`DayCache`], [`SecondCache`]), kept per column for a batch, so
+//! consecutive values on the same day or second skip the calendar arithmetic; a fresh cache
+//! formats from scratch.
 use super::sink::ByteSink;
 use super::{digit_values, ASCII_ZEROS};
 use crate::options::{FlinkVersion, TimestampFormat};
