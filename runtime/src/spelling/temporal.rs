@@ -3,10 +3,13 @@
 //! Flink formats through `java.time` (`ISO_LOCAL_DATE`, `HH:mm:ss` + a trimmed nano fraction), so
 //! the calendar here is the proleptic Gregorian one and years print the ISO way: four digits for
 //! 0000..9999, a `-` before negative years (`-0001`), a `+` before years past 9999 (`+10000`).
-//! Everything formats into stack buffers with a digit-pair table. DATE and TIMESTAMP writers take
-//! a cache ([`DayCache`], [`SecondCache`]), kept per column for a batch, so consecutive values on
-//! the same day or second skip the calendar arithmetic; a fresh cache formats from scratch.
+//! Fields become digits in the lanes of one word (several fields per multiply) and go out as
+//! whole words, with trailing fraction zeros trimmed by a count of zero bits. DATE and TIMESTAMP
+//! writers take a cache ([`DayCache`], [`SecondCache`]), kept per column for a batch, so
+//! consecutive values on the same day or second skip the calendar arithmetic; a fresh cache
+//! formats from scratch.
 use super::sink::ByteSink;
+use super::{digit_values, ASCII_ZEROS};
 use crate::options::{FlinkVersion, TimestampFormat};
 
 const MILLIS_PER_DAY: i64 = 86_400_000;
@@ -36,20 +39,6 @@ fn put_pair(dst: &mut [u8], n: u32) {
     dst[..2].copy_from_slice(&DIGIT_PAIRS[at..at + 2]);
 }
 
-/// Writes `value` as exactly `dst.len()` decimal digits (leading zeros), last digit at the end.
-#[inline(always)]
-fn put_fixed_width(dst: &mut [u8], mut value: u32) {
-    let mut end = dst.len();
-    while end >= 2 {
-        put_pair(&mut dst[end - 2..], value % 100);
-        value /= 100;
-        end -= 2;
-    }
-    if end == 1 {
-        dst[0] = b'0' + (value % 10) as u8;
-    }
-}
-
 /// Proleptic Gregorian `(year, month 1..=12, day 1..=31)` of a count of days since 1970-01-01.
 ///
 /// Exact for every `i64` (no overflow); the year range of `java.time` (±999,999,999) is reached
@@ -71,43 +60,93 @@ pub fn civil_from_epoch_day(epoch_day: i64) -> (i64, u32, u32) {
     (year, month, day)
 }
 
-/// The text of one date, `yyyy-MM-dd` with ISO year signs, without quotes.
+/// Days from 1970-01-01 back to 0000-01-01 and on to 9999-12-31: the days whose year prints as
+/// four plain digits, which [`civil_of_four_digit_year`] covers.
+const FOUR_DIGIT_YEARS: std::ops::RangeInclusive<i64> = -719_528..=2_932_896;
+
+/// [`civil_from_epoch_day`] for a day of [`FOUR_DIGIT_YEARS`], in `u32` arithmetic only: every
+/// division is by a constant (a multiply and a shift), with no sign fixups.
+#[inline]
+fn civil_of_four_digit_year(epoch_day: i64) -> (u32, u32, u32) {
+    debug_assert!(FOUR_DIGIT_YEARS.contains(&epoch_day));
+    // Days since -0400-03-01: positive for the whole range, and a cycle start, so the March-based
+    // calendar below needs no era split. Four times it plus three is still far below 2^32.
+    let day_number = (epoch_day + EPOCH_OFFSET_FROM_ERA_START + DAYS_PER_ERA) as u32;
+    // In quarter days the centuries (36_524.25 days) and the four-year spans (1461 / 4 days)
+    // are whole numbers, so each split is one division, its quotient and remainder.
+    let quarters = 4 * day_number + 3;
+    let century = quarters / 146_097;
+    let quarters_of_century = quarters % 146_097 / 4 * 4 + 3;
+    let year_of_century = quarters_of_century / 1461;
+    // 0 for March 1st; February, with the leap day, comes last.
+    let day_of_year = quarters_of_century % 1461 / 4;
+    let march_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * march_month + 2) / 5 + 1;
+    let (month, january_or_february) = if march_month < 10 { (march_month + 3, 0) } else { (march_month - 9, 1) };
+    (100 * century + year_of_century + january_or_february - 400, month, day)
+}
+
+/// `"yyyy-MM` of a year below 10_000 as the bytes of one little-endian word: the two digit
+/// pairs of the year and the month in lanes, split into tens and ones with one multiply for all
+/// (as [`clock_word`]).
+#[inline(always)]
+fn date_head(year: u32, month: u32) -> u64 {
+    let fields = u64::from(year / 100) << 8 | u64::from(year % 100) << 24 | u64::from(month) << 48;
+    let tens = ((fields * 103) >> 10) & 0x000F_0000_0F00_0F00;
+    let ones = fields - 10 * tens;
+    // Tens at bytes 1, 3 and 6, ones one byte up; `"` at byte 0 and `-` at byte 5.
+    tens | ones << 8 | 0x3030_2D30_3030_3022
+}
+
+/// The text of one date, `"yyyy-MM-dd"` with ISO year signs, quotes included.
 #[derive(Clone, Copy)]
 pub struct DateText {
+    /// Of the quoted text.
     len: u8,
-    /// Sign, up to 17 year digits (any `i64` day), `-MM-dd`.
+    /// `"`, a sign and up to 17 year digits (any `i64` day), `-MM-dd`, `"`.
     bytes: [u8; 32],
 }
 
 impl DateText {
     pub fn from_epoch_day(epoch_day: i64) -> DateText {
+        if !FOUR_DIGIT_YEARS.contains(&epoch_day) {
+            return DateText::of_wide_year(epoch_day);
+        }
+        let (year, month, day) = civil_of_four_digit_year(epoch_day);
+        let mut bytes = [0; 32];
+        bytes[..8].copy_from_slice(&date_head(year, month).to_le_bytes());
+        // `-dd"`
+        let tail = 0x2230_302D | (day / 10) << 8 | (day % 10) << 16;
+        bytes[8..12].copy_from_slice(&tail.to_le_bytes());
+        DateText { len: 12, bytes }
+    }
+
+    /// A year with a sign or more than four digits.
+    #[cold]
+    fn of_wide_year(epoch_day: i64) -> DateText {
         let (year, month, day) = civil_from_epoch_day(epoch_day);
         let mut text = DateText { len: 0, bytes: [0; 32] };
-        let mut at = if (0..=9999).contains(&year) {
-            put_pair(&mut text.bytes[0..], (year / 100) as u32);
-            put_pair(&mut text.bytes[2..], (year % 100) as u32);
-            4
-        } else {
-            write_wide_year(&mut text.bytes, year)
-        };
+        text.bytes[0] = b'"';
+        let at = 1 + write_wide_year(&mut text.bytes[1..], year);
         text.bytes[at] = b'-';
         put_pair(&mut text.bytes[at + 1..], month);
         text.bytes[at + 3] = b'-';
         put_pair(&mut text.bytes[at + 4..], day);
-        at += 6;
-        text.len = at as u8;
+        text.bytes[at + 6] = b'"';
+        text.len = (at + 7) as u8;
         text
     }
 
+    /// Without the quotes.
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len as usize]
+        &self.bytes[1..self.len as usize - 1]
     }
 }
 
 /// A year outside 0..=9999: `+` and its digits, or `-` and at least four digits.
 #[cold]
-fn write_wide_year(dst: &mut [u8; 32], year: i64) -> usize {
+fn write_wide_year(dst: &mut [u8], year: i64) -> usize {
     dst[0] = if year < 0 { b'-' } else { b'+' };
     let mut digits = itoa::Buffer::new();
     let digits = digits.format(year.unsigned_abs()).as_bytes();
@@ -138,53 +177,53 @@ impl DayCache {
         DayCache { epoch_day: i64::MIN, date: DateText { len: 0, bytes: [0; 32] } }
     }
 
-    /// `yyyy-MM-dd` of `epoch_day`, recomputed only when the day changes.
+    /// The text of `epoch_day`, recomputed only when the day changes.
     #[inline]
-    pub fn date(&mut self, epoch_day: i64) -> &[u8] {
+    pub fn date(&mut self, epoch_day: i64) -> &DateText {
         if epoch_day != self.epoch_day {
             self.epoch_day = epoch_day;
             self.date = DateText::from_epoch_day(epoch_day);
         }
-        self.date.as_bytes()
+        &self.date
     }
 }
 
-/// `HH:mm:ss` then, if `nano_of_second` is not zero, `.` and its nine digits without trailing
-/// zeros (`appendFraction(NANO_OF_SECOND, 0, 9, true)`). `dst` holds at least 18 bytes;
-/// returns the length written (8..=18).
-#[inline]
-fn put_time_of_day(dst: &mut [u8], second_of_day: u32, nano_of_second: u32) -> usize {
-    put_pair(&mut dst[0..], second_of_day / 3600);
-    dst[2] = b':';
-    put_pair(&mut dst[3..], second_of_day / 60 % 60);
-    dst[5] = b':';
-    put_pair(&mut dst[6..], second_of_day % 60);
+/// `HH:mm:ss` of `second_of_day` (< 86_400) as the bytes of one little-endian word: the three
+/// fields in lanes three bytes apart, each split into tens and ones with one multiply for all.
+#[inline(always)]
+fn clock_word(second_of_day: u32) -> u64 {
+    let hours = second_of_day / 3600;
+    let minutes_and_seconds = second_of_day - 3600 * hours;
+    let minutes = minutes_and_seconds / 60;
+    let seconds = minutes_and_seconds - 60 * minutes;
+    let fields = u64::from(hours) | u64::from(minutes) << 24 | u64::from(seconds) << 48;
+    // `x * 103 >> 10` is `x / 10` below 179; the mask drops the bits a lane shifts into the
+    // next one down.
+    let tens = ((fields * 103) >> 10) & 0x000F_0000_0F00_000F;
+    let ones = fields - 10 * tens;
+    // Tens at bytes 0, 3, 6, ones one byte up, colons at bytes 2 and 5.
+    tens | ones << 8 | 0x3030_3A30_303A_3030
+}
+
+/// Stores `.` and the nine digits of `nano_of_second` (< 10^9) at `dst[0..10]` and returns how
+/// many to keep: none for zero, else up to the last digit that is not zero (2..=10).
+///
+/// The first digit goes apart and the other eight into the lanes of one word, whose trailing
+/// zero digits are its high zero bytes: the trim is a count of leading zero bits, with no loop
+/// and no division but the first digit's.
+#[inline(always)]
+fn put_fraction(dst: &mut [u8; 10], nano_of_second: u32) -> usize {
+    let first = nano_of_second / 100_000_000;
+    let rest = digit_values(nano_of_second - first * 100_000_000);
+    dst[..2].copy_from_slice(&[b'.', b'0' + first as u8]);
+    dst[2..].copy_from_slice(&(rest + ASCII_ZEROS).to_le_bytes());
+    // All eight zero: 64 leading zero bits, none kept (the first digit is then not zero).
+    let kept = 2 + 8 - (rest.leading_zeros() / 8) as usize;
     if nano_of_second == 0 {
-        return 8;
-    }
-    8 + put_fraction(&mut dst[8..], nano_of_second)
-}
-
-/// `.` and the nine digits of `nano_of_second` (not zero) without trailing zeros; `dst` holds
-/// at least 10 bytes; returns the length written (2..=10).
-#[inline]
-fn put_fraction(dst: &mut [u8], nano_of_second: u32) -> usize {
-    dst[0] = b'.';
-    // Whole milliseconds or microseconds are the common cases: format only their digits.
-    let (value, width) = if nano_of_second.is_multiple_of(NANOS_PER_MILLI) {
-        (nano_of_second / NANOS_PER_MILLI, 3)
-    } else if nano_of_second.is_multiple_of(1000) {
-        (nano_of_second / 1000, 6)
+        0
     } else {
-        (nano_of_second, 9)
-    };
-    put_fixed_width(&mut dst[1..1 + width], value);
-    // `value` has no factor 1000 left, so at most two trailing zeros.
-    let mut end = 1 + width;
-    while dst[end - 1] == b'0' {
-        end -= 1;
+        kept
     }
-    end
 }
 
 /// `"HH:mm:ss[.fff]"` from milliseconds of the day; the fraction only from Flink 2.3 on.
@@ -196,12 +235,27 @@ fn put_fraction(dst: &mut [u8], nano_of_second: u32) -> usize {
 #[inline]
 pub fn write_time_json<S: ByteSink>(out: &mut S, millis_of_day: i32, version: FlinkVersion) {
     let millis = millis_of_day.rem_euclid(MILLIS_PER_DAY as i32) as u32;
-    let nano_of_second = if version.time_has_fraction() { millis % 1000 * NANOS_PER_MILLI } else { 0 };
     let mut text = [0u8; TIME_BOUND];
     text[0] = b'"';
-    let end = 1 + put_time_of_day(&mut text[1..], millis / 1000, nano_of_second);
-    text[end] = b'"';
-    out.put_chunk(&text, end + 1);
+    text[1..9].copy_from_slice(&clock_word(millis / 1000).to_le_bytes());
+    let (fraction, kept) = if version.time_has_fraction() { millis_fraction(millis % 1000) } else { (0, 0) };
+    text[9..13].copy_from_slice(&fraction.to_le_bytes());
+    text[9 + kept] = b'"';
+    out.put_chunk(&text, 10 + kept);
+}
+
+/// `.` and the three digits of `milli_of_second` (< 1000) as the bytes of one word, and how many
+/// of them to keep: none for zero, else up to the last digit that is not zero (as
+/// [`put_fraction`], with three digits instead of nine).
+#[inline(always)]
+fn millis_fraction(milli_of_second: u32) -> (u32, usize) {
+    let hundreds = milli_of_second / 100;
+    let rest = milli_of_second - 100 * hundreds;
+    let tens = (rest * 103) >> 10;
+    let digits = hundreds << 8 | tens << 16 | (rest - 10 * tens) << 24;
+    let kept = 4 - (digits.leading_zeros() / 8) as usize;
+    let kept = if milli_of_second == 0 { 0 } else { kept };
+    (digits + 0x3030_302E, kept)
 }
 
 /// The most bytes [`write_time_json`] writes (its whole text buffer).
@@ -292,34 +346,39 @@ impl SecondCache {
     fn fill_prefix(&mut self, epoch_second: i64, separator: u8) {
         let date = self.day.date(epoch_second.div_euclid(86_400));
         let second_of_day = epoch_second.rem_euclid(86_400) as u32;
-        self.text[0] = b'"';
-        self.text[1..1 + date.len()].copy_from_slice(date);
-        let at = 1 + date.len();
+        // Whole buffers: fixed-size copies, where slices of the date's length would call `memcpy`.
+        self.text[..32].copy_from_slice(&date.bytes);
+        // Over the date's closing quote.
+        let at = date.len as usize - 1;
         self.text[at] = separator;
-        let time = put_time_of_day(&mut self.text[at + 1..], second_of_day, 0);
-        self.prefix_len = (at + 1 + time) as u8;
+        self.text[at + 1..at + 9].copy_from_slice(&clock_word(second_of_day).to_le_bytes());
+        self.prefix_len = (at + 9) as u8;
         self.epoch_second = epoch_second;
         self.separator = separator;
     }
 
-    /// Rewrites `text` for a value; `nano_of_milli` is normalized (< 1_000_000).
+    /// Rewrites `text` for a value; `nano_of_milli` is normalized (< 1_000_000). Inlined into
+    /// each accessor: a call per new value cost more than its frame (docs/performance.md).
+    #[inline(always)]
     fn fill(&mut self, epoch_millis: i64, nano_of_milli: u32, separator: u8, ltz: bool) {
         let epoch_second = epoch_millis.div_euclid(1000);
         if epoch_second != self.epoch_second || separator != self.separator {
             self.fill_prefix(epoch_second, separator);
         }
-        let mut end = self.prefix_len as usize;
+        let at = self.prefix_len as usize;
         let nano_of_second = epoch_millis.rem_euclid(1000) as u32 * NANOS_PER_MILLI + nano_of_milli;
-        if nano_of_second != 0 {
-            end += put_fraction(&mut self.text[end..], nano_of_second);
-        }
-        if ltz {
-            self.text[end] = b'Z';
-            end += 1;
-        }
-        self.text[end] = b'"';
-        self.len = (end + 1) as u8;
+        let end = at + put_fraction(text_at(&mut self.text, at), nano_of_second);
+        // Both suffixes as one store: `Z"`, or `"` and a byte past the end.
+        let suffix = if ltz { *b"Z\"" } else { *b"\"\"" };
+        self.text[end..end + 2].copy_from_slice(&suffix);
+        self.len = (end + 1 + usize::from(ltz)) as u8;
     }
+}
+
+/// The ten bytes of `text` from `at` (a prefix length, at most 34).
+#[inline(always)]
+fn text_at(text: &mut [u8; 48], at: usize) -> &mut [u8; 10] {
+    (&mut text[at..at + 10]).try_into().unwrap()
 }
 
 /// The writer every timestamp goes through. `key` identifies the value for its caller (a raw
@@ -369,11 +428,7 @@ pub const TIMESTAMP_BOUND: usize = 48;
 #[inline]
 pub fn write_date_json<S: ByteSink>(out: &mut S, cache: &mut DayCache, epoch_day: i64) {
     let date = cache.date(epoch_day);
-    let mut text = [0u8; 32];
-    text[0] = b'"';
-    text[1..1 + date.len()].copy_from_slice(date);
-    text[1 + date.len()] = b'"';
-    out.put_chunk(&text, date.len() + 2);
+    out.put_chunk(&date.bytes, date.len as usize);
 }
 
 /// The most bytes [`write_date_json`] writes.
@@ -445,6 +500,19 @@ mod tests {
             assert_eq!(time(millis, V2_3), format!("\"{v23}\""), "{millis}");
             assert_eq!(time(millis, V2_2), format!("\"{older}\""), "{millis}");
             assert_eq!(time(millis, V1_20), format!("\"{older}\""), "{millis}");
+        }
+    }
+
+    #[test]
+    fn times_match_the_reference_text() {
+        for millis in (0..86_400_000).step_by(997).chain(0..3000).chain(86_397_000..86_400_000) {
+            let (second, milli) = (millis / 1000, millis % 1000);
+            let clock = format!("{:02}:{:02}:{:02}", second / 3600, second / 60 % 60, second % 60);
+            let fraction = format!("{milli:03}");
+            let fraction = fraction.trim_end_matches('0');
+            let with_fraction = if milli == 0 { clock.clone() } else { format!("{clock}.{fraction}") };
+            assert_eq!(time(millis, V2_3), format!("\"{with_fraction}\""), "{millis}");
+            assert_eq!(time(millis, V2_2), format!("\"{clock}\""), "{millis}");
         }
     }
 
@@ -601,12 +669,93 @@ mod tests {
                 1 => (rng.next() % 1_000_000) as u32 * 1000,
                 _ => (rng.next() % 1_000_000_000) as u32,
             };
-            let mut text = [0u8; 24];
-            let len = put_time_of_day(&mut text, 45_296, nanos);
+            let mut text = [0u8; 10];
+            let len = put_fraction(&mut text, nanos);
             let fraction = format!("{nanos:09}");
             let fraction = fraction.trim_end_matches('0');
-            let expected = if nanos == 0 { "12:34:56".to_string() } else { format!("12:34:56.{fraction}") };
+            let expected = if nanos == 0 { String::new() } else { format!(".{fraction}") };
+            if nanos.is_multiple_of(1_000_000) {
+                let (word, kept) = millis_fraction(nanos / 1_000_000);
+                assert_eq!(&word.to_le_bytes()[..kept], expected.as_bytes(), "{nanos}");
+            }
             assert_eq!(&text[..len], expected.as_bytes(), "{nanos}");
+        }
+    }
+
+    #[test]
+    fn four_digit_years_walk_day_by_day() {
+        // Every day from 0000-01-01 to 9999-12-31, against a plain (y, m, d) counter.
+        let (mut y, mut m, mut d) = (0u32, 1u32, 1u32);
+        for day in FOUR_DIGIT_YEARS {
+            assert_eq!(civil_of_four_digit_year(day), (y, m, d), "day {day}");
+            assert_eq!(DateText::from_epoch_day(day).as_bytes(), format!("{y:04}-{m:02}-{d:02}").as_bytes());
+            (y, m, d) = next_day(y, m, d);
+        }
+        assert_eq!((y, m, d), (10_000, 1, 1));
+    }
+
+    fn next_day(y: u32, m: u32, d: u32) -> (u32, u32, u32) {
+        let leap = y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
+        let len = match m {
+            2 if leap => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        match (d < len, m < 12) {
+            (true, _) => (y, m, d + 1),
+            (false, true) => (y, m + 1, 1),
+            (false, false) => (y + 1, 1, 1),
+        }
+    }
+
+    #[test]
+    fn clock_words_spell_every_second_of_the_day() {
+        for second in 0..86_400u32 {
+            let expected = format!("{:02}:{:02}:{:02}", second / 3600, second / 60 % 60, second % 60);
+            assert_eq!(clock_word(second).to_le_bytes(), expected.as_bytes(), "{second}");
+        }
+    }
+
+    /// Timestamp text built the plain way: the reference calendar, `format!` and a trimmed string.
+    fn reference_timestamp(millis: i64, nanos: u32, format: TimestampFormat, ltz: bool) -> String {
+        let second = millis.div_euclid(1000);
+        let nano_of_second = millis.rem_euclid(1000) as u32 * 1_000_000 + nanos;
+        let of_day = second.rem_euclid(86_400);
+        let clock = format!("{:02}:{:02}:{:02}", of_day / 3600, of_day / 60 % 60, of_day % 60);
+        let fraction = format!("{nano_of_second:09}");
+        let fraction = fraction.trim_end_matches('0');
+        let fraction = if fraction.is_empty() { String::new() } else { format!(".{fraction}") };
+        let separator = if format == Sql { ' ' } else { 'T' };
+        let zone = if ltz { "Z" } else { "" };
+        format!("\"{}{separator}{clock}{fraction}{zone}\"", civil_text(second.div_euclid(86_400)))
+    }
+
+    #[test]
+    fn timestamps_match_the_reference_text() {
+        let mut rng = Rng(0x7157_A3B5);
+        let year_0 = -719_528 * MILLIS_PER_DAY;
+        let year_10000 = 2_932_897 * MILLIS_PER_DAY;
+        let edges = [0, -1, 1, year_0, year_0 - 1, year_10000, year_10000 - 1, i64::MAX, i64::MIN];
+        let mut cache = SecondCache::new();
+        for round in 0..200_000u64 {
+            let raw = rng.next() as i64;
+            let millis = match round % 5 {
+                0 => edges[(round / 5 % edges.len() as u64) as usize],
+                1 => raw % (year_10000 - year_0) + year_0,
+                2 => raw % 4_000_000_000_000,
+                3 => raw % (400 * year_10000),
+                _ => raw,
+            };
+            // Every count of trailing zeros in the nine digits of the fraction.
+            let nanos =
+                (rng.next() % 1_000_000) as u32 / 10u32.pow((round / 5 % 7) as u32) * 10u32.pow((round / 5 % 7) as u32);
+            let (format, ltz) = [(Sql, false), (Sql, true), (Iso8601, false), (Iso8601, true)][(round % 4) as usize];
+            let expected = reference_timestamp(millis, nanos, format, ltz);
+            assert_eq!(timestamp(millis, nanos, format, ltz), expected, "{millis} {nanos}");
+            let mut cached = Vec::new();
+            write_timestamp_json(&mut cached, &mut cache, millis, nanos, format, ltz);
+            assert_eq!(cached, expected.as_bytes(), "{millis} {nanos}");
         }
     }
 
