@@ -133,10 +133,16 @@ impl<'a> NestedProgram<'a> {
 }
 
 impl RowProgram<'_> {
-    /// `{"name":value,...}`, nulls skipped under `encode.ignore-null-fields`; an error names
-    /// the field it came from.
+    /// [`RowProgram::write_inline`] as a function of its own.
     #[inline(never)]
     fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
+        self.write_inline(out, row, cx)
+    }
+
+    /// `{"name":value,...}`, nulls skipped under `encode.ignore-null-fields`; an error names
+    /// the field it came from. Inlined into an ARRAY's item loop ([`ListProgram::write`]).
+    #[inline(always)]
+    fn write_inline(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
         layout::row(out, |out, first| {
             for RowFieldProgram { name, value } in &mut self.fields {
                 value.write_row_field(out, name, row, cx, first)?;
@@ -148,15 +154,26 @@ impl RowProgram<'_> {
 
 impl ListProgram<'_> {
     /// `[item,...]`, null items written as `null`; the item type is matched once per value, not
-    /// per item, and scalar items share one reservation.
+    /// per item, and scalar items share one reservation. ROW items are written inline in the
+    /// item loop, as generated code writes them, with no call per item (docs/performance.md).
     #[inline(never)]
     fn write(&mut self, out: &mut Vec<u8>, row: usize, cx: &WriteContext) -> WriteResult {
         let items = self.list.range(row);
         on_scalar!(
             &mut self.item, a => layout::reserved_scalar_list(out, items, a, cx),
-            ColumnProgram::Nested(nested) => layout::list(out, items, |out, item| {
-                layout::nullable(out, nested.is_null(item), |out| nested.write(out, item, cx))
-            })
+            ColumnProgram::Nested(nested) => {
+                let NestedProgram { nulls, kind } = &mut **nested;
+                let nulls = *nulls;
+                let null = |item: usize| nulls.is_some_and(|n| n.is_null(item));
+                match kind {
+                    NestedKind::Row(rows) => layout::list(out, items, |out, item| {
+                        layout::nullable(out, null(item), |out| rows.write_inline(out, item, cx))
+                    }),
+                    _ => layout::list(out, items, |out, item| {
+                        layout::nullable(out, null(item), |out| nested.write(out, item, cx))
+                    }),
+                }
+            }
         )
     }
 }
