@@ -110,12 +110,40 @@ fn legacy_text_by_estimate(
 /// multiple of 32.
 #[inline(always)]
 fn estimate_candidates_are_exact(point: i32, bin_exp: i32, significant_bits: i32) -> bool {
-    // `ten_s_bits` of [`LoopSizes::direct`] for the estimates `point - 1` and `point`.
-    let base = significant_bits - bin_exp + point;
-    let low = base + small_pow5_bits(point);
-    let high = base + 1 + small_pow5_bits(point + 1);
+    // `ten_s_bits` of [`LoopSizes::direct`] for the estimate `point - 1`; the table's mask holds
+    // the residues for which both candidates pass.
+    let (offset, residues) = CANDIDATE_RESIDUES[point as usize & 31];
+    let low = significant_bits - bin_exp + offset;
+    (residues >> (low & 31)) & 1 != 0
+}
+
+/// The two-candidate test of [`estimate_candidates_are_exact`] by its definition: each
+/// candidate's `ten_s_bits` at most 28 in its multiple of 32.
+const fn candidates_pass(point: i32, low: i32) -> bool {
+    let high = low + 1 + small_pow5_bits(point + 1) - small_pow5_bits(point);
     low & 31 <= 28 && high & 31 <= 28
 }
+
+/// By `point`: `point + small_pow5_bits(point)` (the low candidate's `ten_s_bits` less
+/// `significant_bits - bin_exp`), and the residues of that size modulo 32 for which
+/// [`candidates_pass`] holds, as bits. One load and one shift where the test made two sizes.
+const CANDIDATE_RESIDUES: [(i32, u32); 32] = {
+    let mut table = [(0, 0); 32];
+    let mut point = 0;
+    while point < 32 {
+        let mut residues = 0u32;
+        let mut residue = 0;
+        while residue < 32 {
+            if candidates_pass(point, residue) {
+                residues |= 1 << residue;
+            }
+            residue += 1;
+        }
+        table[point as usize] = (point + small_pow5_bits(point), residues);
+        point += 1;
+    }
+    table
+};
 
 /// [`legacy_text`]'s test for values of the direct form. The common case needs no width: with
 /// `len >= 3` the loop is exact when `ten_s_bits + 3` stays within the bits of the width it
