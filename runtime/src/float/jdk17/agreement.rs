@@ -41,13 +41,10 @@ pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, signific
     debug_assert!(DecimalText::fits(decimal), "{decimal:?}");
     let text = DecimalText::new(decimal, significant_bits <= 24);
     let (len, point) = (text.len as i32, text.point);
-    // One digit: `1` may be a carry into a new leading digit (0.0999.. -> 0.1).
-    if len < 2 && text.first_digit() == b'1' {
-        return None;
-    }
     // A double's common case, without the estimate: it is `point - 1` or `point` (see
     // [`estimate_candidates_are_exact`]), and no other test reads it. A float's `10 * S` sizes lie
-    // near 32 bits, where the two candidates often differ in the test: floats compute it.
+    // near 32 bits, where the two candidates often differ in the test: floats compute it. Three
+    // digits or more leave the one-digit test below to the rest.
     if significant_bits > 24 {
         if bin_exp <= MAX_SMALL_BIN_EXP
             && point >= 1
@@ -56,9 +53,22 @@ pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, signific
         {
             return Some(text);
         }
+        if is_one_digit_one(&text) {
+            return None;
+        }
         return legacy_text_by_estimate_apart(text, bin_exp, fraction, significant_bits, placed.alone);
     }
+    if is_one_digit_one(&text) {
+        return None;
+    }
     legacy_text_by_estimate(text, bin_exp, fraction, significant_bits, placed.alone)
+}
+
+/// One digit `1`: a carry into a new leading digit (0.0999.. -> 0.1) may print it, which the
+/// agreement test does not cover.
+#[inline(always)]
+fn is_one_digit_one(text: &DecimalText) -> bool {
+    text.len < 2 && text.first_digit() == b'1'
 }
 
 /// [`legacy_text_by_estimate`] out of line, for the doubles outside the common case.
