@@ -268,10 +268,26 @@ const POW5: [u64; 28] = {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{estimate_dec_exp, f32_legacy, f64_legacy, Legacy, Scaling};
+    use super::super::{estimate_dec_exp, f32_legacy, f64_legacy, small_pow5_bits, Legacy, Scaling};
+    use super::estimate_candidates_are_exact;
     use crate::float::bignum::BigUint;
     use crate::float::decimal::write_layout;
     use std::cmp::Ordering;
+
+    /// The table's test against the two candidates' sizes, for every point a double's common case
+    /// meets (below 2^63: at most 19) and beyond, and every exponent.
+    #[test]
+    fn candidate_table_is_the_two_size_test() {
+        for point in 1..=30 {
+            for bin_exp in -1100..=1100 {
+                let base = 53 - bin_exp + point;
+                let low = base + small_pow5_bits(point);
+                let high = base + 1 + small_pow5_bits(point + 1);
+                let expected = low & 31 <= 28 && high & 31 <= 28;
+                assert_eq!(estimate_candidates_are_exact(point, bin_exp, 53), expected, "{point} {bin_exp}");
+            }
+        }
+    }
 
     /// xorshift64*: deterministic values without a dependency.
     fn random_bits(count: usize) -> impl Iterator<Item = u64> {
