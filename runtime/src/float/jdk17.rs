@@ -393,7 +393,7 @@ fn estimated_pow5_bits(n: i32) -> i32 {
 /// branches: `5^n` is never a power of two, so its bit count is `floor(n * log2 5) + 1`, and
 /// 2378 / 1024 is close enough to log2 5 to floor exactly there.
 #[inline(always)]
-fn small_pow5_bits(n: i32) -> i32 {
+const fn small_pow5_bits(n: i32) -> i32 {
     ((n * 2378) >> 10) + 1
 }
 

@@ -41,13 +41,10 @@ pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, signific
     debug_assert!(DecimalText::fits(decimal), "{decimal:?}");
     let text = DecimalText::new(decimal, significant_bits <= 24);
     let (len, point) = (text.len as i32, text.point);
-    // One digit: `1` may be a carry into a new leading digit (0.0999.. -> 0.1).
-    if len < 2 && text.first_digit() == b'1' {
-        return None;
-    }
     // A double's common case, without the estimate: it is `point - 1` or `point` (see
     // [`estimate_candidates_are_exact`]), and no other test reads it. A float's `10 * S` sizes lie
-    // near 32 bits, where the two candidates often differ in the test: floats compute it.
+    // near 32 bits, where the two candidates often differ in the test: floats compute it. Three
+    // digits or more leave the one-digit test below to the rest.
     if significant_bits > 24 {
         if bin_exp <= MAX_SMALL_BIN_EXP
             && point >= 1
@@ -56,9 +53,22 @@ pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, signific
         {
             return Some(text);
         }
+        if is_one_digit_one(&text) {
+            return None;
+        }
         return legacy_text_by_estimate_apart(text, bin_exp, fraction, significant_bits, placed.alone);
     }
+    if is_one_digit_one(&text) {
+        return None;
+    }
     legacy_text_by_estimate(text, bin_exp, fraction, significant_bits, placed.alone)
+}
+
+/// One digit `1`: a carry into a new leading digit (0.0999.. -> 0.1) may print it, which the
+/// agreement test does not cover.
+#[inline(always)]
+fn is_one_digit_one(text: &DecimalText) -> bool {
+    text.len < 2 && text.first_digit() == b'1'
 }
 
 /// [`legacy_text_by_estimate`] out of line, for the doubles outside the common case.
@@ -110,12 +120,40 @@ fn legacy_text_by_estimate(
 /// multiple of 32.
 #[inline(always)]
 fn estimate_candidates_are_exact(point: i32, bin_exp: i32, significant_bits: i32) -> bool {
-    // `ten_s_bits` of [`LoopSizes::direct`] for the estimates `point - 1` and `point`.
-    let base = significant_bits - bin_exp + point;
-    let low = base + small_pow5_bits(point);
-    let high = base + 1 + small_pow5_bits(point + 1);
+    // `ten_s_bits` of [`LoopSizes::direct`] for the estimate `point - 1`; the table's mask holds
+    // the residues for which both candidates pass.
+    let (offset, residues) = CANDIDATE_RESIDUES[point as usize & 31];
+    let low = significant_bits - bin_exp + offset;
+    (residues >> (low & 31)) & 1 != 0
+}
+
+/// The two-candidate test of [`estimate_candidates_are_exact`] by its definition: each
+/// candidate's `ten_s_bits` at most 28 in its multiple of 32.
+const fn candidates_pass(point: i32, low: i32) -> bool {
+    let high = low + 1 + small_pow5_bits(point + 1) - small_pow5_bits(point);
     low & 31 <= 28 && high & 31 <= 28
 }
+
+/// By `point`: `point + small_pow5_bits(point)` (the low candidate's `ten_s_bits` less
+/// `significant_bits - bin_exp`), and the residues of that size modulo 32 for which
+/// [`candidates_pass`] holds, as bits. One load and one shift where the test made two sizes.
+const CANDIDATE_RESIDUES: [(i32, u32); 32] = {
+    let mut table = [(0, 0); 32];
+    let mut point = 0;
+    while point < 32 {
+        let mut residues = 0u32;
+        let mut residue = 0;
+        while residue < 32 {
+            if candidates_pass(point, residue) {
+                residues |= 1 << residue;
+            }
+            residue += 1;
+        }
+        table[point as usize] = (point + small_pow5_bits(point), residues);
+        point += 1;
+    }
+    table
+};
 
 /// [`legacy_text`]'s test for values of the direct form. The common case needs no width: with
 /// `len >= 3` the loop is exact when `ten_s_bits + 3` stays within the bits of the width it
@@ -230,10 +268,26 @@ const POW5: [u64; 28] = {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{estimate_dec_exp, f32_legacy, f64_legacy, Legacy, Scaling};
+    use super::super::{estimate_dec_exp, f32_legacy, f64_legacy, small_pow5_bits, Legacy, Scaling};
+    use super::estimate_candidates_are_exact;
     use crate::float::bignum::BigUint;
     use crate::float::decimal::write_layout;
     use std::cmp::Ordering;
+
+    /// The table's test against the two candidates' sizes, for every point a double's common case
+    /// meets (below 2^63: at most 19) and beyond, and every exponent.
+    #[test]
+    fn candidate_table_is_the_two_size_test() {
+        for point in 1..=30 {
+            for bin_exp in -1100..=1100 {
+                let base = 53 - bin_exp + point;
+                let low = base + small_pow5_bits(point);
+                let high = base + 1 + small_pow5_bits(point + 1);
+                let expected = low & 31 <= 28 && high & 31 <= 28;
+                assert_eq!(estimate_candidates_are_exact(point, bin_exp, 53), expected, "{point} {bin_exp}");
+            }
+        }
+    }
 
     /// xorshift64*: deterministic values without a dependency.
     fn random_bits(count: usize) -> impl Iterator<Item = u64> {
