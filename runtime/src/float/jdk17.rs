@@ -168,7 +168,7 @@ fn known_text(bin_exp: i32, fraction: u64, normal_bits: i32, shortest: impl FnOn
         (_, false) if is_small_integer(bin_exp, fraction.trailing_zeros() as i32) => {
             small_integer_text(bin_exp, fraction, normal_bits)
         }
-        (text, false) => agreement::double_legacy_text_apart(text, &placed, bin_exp, fraction),
+        (text, false) => agreement::double_legacy_text_apart(text, [placed.interior, placed.alone], bin_exp, fraction),
     }
 }
 

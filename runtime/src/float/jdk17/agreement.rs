@@ -38,7 +38,7 @@ pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, signific
     }
     match double_common_text(placed, bin_exp) {
         (text, true) => Some(text),
-        (text, false) => double_legacy_text_apart(text, placed, bin_exp, fraction),
+        (text, false) => double_legacy_text_apart(text, [placed.interior, placed.alone], bin_exp, fraction),
     }
 }
 
@@ -87,14 +87,14 @@ pub(super) fn double_common_text(placed: &Placed, bin_exp: i32) -> (DecimalText,
 #[inline(never)]
 pub(super) fn double_legacy_text_apart(
     text: DecimalText,
-    placed: &Placed,
+    [interior, alone]: [bool; 2],
     bin_exp: i32,
     fraction: u64,
 ) -> Option<DecimalText> {
-    if !placed.interior || is_one_digit_one(&text) {
+    if !interior || is_one_digit_one(&text) {
         return None;
     }
-    legacy_text_by_estimate(text, bin_exp, fraction, 53, placed.alone)
+    legacy_text_by_estimate(text, bin_exp, fraction, 53, alone)
 }
 
 /// One digit `1`: a carry into a new leading digit (0.0999.. -> 0.1) may print it, which the
