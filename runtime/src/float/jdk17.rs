@@ -674,9 +674,8 @@ mod tests {
     /// ones in each binade above up to 2^63.
     #[test]
     fn integer_doubles_print_as_the_integer_path_on_the_common_route() {
-        let scattered = (20..63).flat_map(|binade| {
-            (0..20_000).map(move |index| (1u64 << binade) + (index * 0x9E37_79B9) % (1 << binade))
-        });
+        let scattered = (20..63)
+            .flat_map(|binade| (0..20_000).map(move |index| (1u64 << binade) + (index * 0x9E37_79B9) % (1 << binade)));
         for integer in (1..=1u64 << 20).chain(scattered) {
             let bits = (integer as f64).to_bits();
             if let Some(text) = f64_legacy_text(bits) {
