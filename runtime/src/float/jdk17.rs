@@ -152,13 +152,32 @@ pub(crate) fn f32_legacy_apart(bits: u32) -> Legacy {
 }
 
 /// [`legacy_digits`] for a normal value that is not a power of two, up to the digit loop.
+/// A double's common case comes first, integers below 2^53 included (see
+/// [`agreement::double_common_text`]): the integer test is then made only for the rest.
 #[inline(always)]
 fn known_text(bin_exp: i32, fraction: u64, normal_bits: i32, shortest: impl FnOnce() -> Placed) -> Option<DecimalText> {
-    if is_small_integer(bin_exp, fraction.trailing_zeros() as i32) {
-        let decimal = small_integer_decimal(bin_exp, fraction, normal_bits);
-        return DecimalText::fits(decimal).then(|| DecimalText::new(decimal, normal_bits <= 24));
+    if normal_bits <= 24 {
+        if is_small_integer(bin_exp, fraction.trailing_zeros() as i32) {
+            return small_integer_text(bin_exp, fraction, normal_bits);
+        }
+        return agreement::float_legacy_text(&shortest(), bin_exp, fraction);
     }
-    agreement::legacy_text(&shortest(), bin_exp, fraction, normal_bits)
+    let placed = shortest();
+    match agreement::double_common_text(&placed, bin_exp) {
+        (text, true) => Some(text),
+        (_, false) if is_small_integer(bin_exp, fraction.trailing_zeros() as i32) => {
+            small_integer_text(bin_exp, fraction, normal_bits)
+        }
+        (text, false) => agreement::double_legacy_text_apart(text, [placed.interior, placed.alone], bin_exp, fraction),
+    }
+}
+
+/// The text of a value [`is_small_integer`] admits, with `normal_bits` of precision, if its
+/// decimal fits the text's frame (a double's above 2^60 may have 18 digits).
+#[inline(always)]
+fn small_integer_text(bin_exp: i32, fraction: u64, normal_bits: i32) -> Option<DecimalText> {
+    let decimal = small_integer_decimal(bin_exp, fraction, normal_bits);
+    DecimalText::fits(decimal).then(|| DecimalText::new(decimal, normal_bits <= 24))
 }
 
 /// `fraction` has its leading one at bit 52; the value is `fraction * 2^(bin_exp - 52)`.
@@ -639,6 +658,33 @@ fn round_up_last_digit(digits: &mut DecimalDigits) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The legacy integer path's text of an integer double, by [`legacy_digits`].
+    fn integer_path_text(bits: u64) -> Vec<u8> {
+        let Legacy::Decimal(decimal) = f64_legacy(bits) else {
+            panic!("{} took no integer path", f64::from_bits(bits));
+        };
+        let mut out = Vec::new();
+        crate::float::text::write_decimal_text(&mut out, false, decimal, false);
+        out
+    }
+
+    /// Integers below 2^53 may take a double's common case before the integer test: its text is
+    /// then the integer path's (and larger ones must not). Every integer up to 2^20, and scattered
+    /// ones in each binade above up to 2^63.
+    #[test]
+    fn integer_doubles_print_as_the_integer_path_on_the_common_route() {
+        let scattered = (20..63)
+            .flat_map(|binade| (0..20_000).map(move |index| (1u64 << binade) + (index * 0x9E37_79B9) % (1 << binade)));
+        for integer in (1..=1u64 << 20).chain(scattered) {
+            let bits = (integer as f64).to_bits();
+            if let Some(text) = f64_legacy_text(bits) {
+                let mut out = Vec::new();
+                text.write(&mut out, false);
+                assert_eq!(out, integer_path_text(bits), "{integer}");
+            }
+        }
+    }
 
     #[test]
     fn pow5_bit_table_is_ceil_log2() {

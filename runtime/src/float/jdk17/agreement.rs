@@ -23,7 +23,7 @@
 //!    than `M`, and Java's scientific layout prints `d0` as it prints `d`: `d.0E..`.
 //!
 //! Every condition is checked exactly; a value that fails one takes the digit loop.
-use super::{estimate_dec_exp, small_pow5_bits, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP};
+use super::{estimate_dec_exp, small_pow5_bits, LoopSizes, LoopWidth, Scaling, MAX_SMALL_BIN_EXP, SIGNIFICAND_SHIFT};
 use crate::float::decimal::POW10;
 use crate::float::jdk19::Placed;
 use crate::float::text::DecimalText;
@@ -33,35 +33,68 @@ use crate::float::text::DecimalText;
 /// of precision), else `None`. The value is one the integer path left to the loop.
 #[inline(always)]
 pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, significant_bits: i32) -> Option<DecimalText> {
-    let decimal = placed.decimal;
-    // A placed decimal is a shortest one, which fits the text's frame.
+    if significant_bits <= 24 {
+        return float_legacy_text(placed, bin_exp, fraction);
+    }
+    match double_common_text(placed, bin_exp) {
+        (text, true) => Some(text),
+        (text, false) => double_legacy_text_apart(text, [placed.interior, placed.alone], bin_exp, fraction),
+    }
+}
+
+/// The text of `placed.decimal` if the legacy loop prints it for the float
+/// `fraction * 2^(bin_exp - 52)` (`fraction` with its leading one at bit 52), else `None`. The
+/// value is one the integer path left to the loop.
+#[inline(always)]
+pub(super) fn float_legacy_text(placed: &Placed, bin_exp: i32, fraction: u64) -> Option<DecimalText> {
     if !placed.interior {
         return None;
     }
-    debug_assert!(DecimalText::fits(decimal), "{decimal:?}");
-    let text = DecimalText::new(decimal, significant_bits <= 24);
-    let (len, point) = (text.len as i32, text.point);
-    // A double's common case, without the estimate: it is `point - 1` or `point` (see
-    // [`estimate_candidates_are_exact`]), and no other test reads it. A float's `10 * S` sizes lie
-    // near 32 bits, where the two candidates often differ in the test: floats compute it. Three
-    // digits or more leave the one-digit test below to the rest.
-    if significant_bits > 24 {
-        if bin_exp <= MAX_SMALL_BIN_EXP
-            && point >= 1
-            && len >= 3
-            && estimate_candidates_are_exact(point, bin_exp, significant_bits)
-        {
-            return Some(text);
-        }
-        if is_one_digit_one(&text) {
-            return None;
-        }
-        return legacy_text_by_estimate_apart(text, bin_exp, fraction, significant_bits, placed.alone);
-    }
+    // A placed decimal is a shortest one, which fits the text's frame.
+    debug_assert!(DecimalText::fits(placed.decimal), "{:?}", placed.decimal);
+    let text = DecimalText::new(placed.decimal, true);
     if is_one_digit_one(&text) {
         return None;
     }
-    legacy_text_by_estimate(text, bin_exp, fraction, significant_bits, placed.alone)
+    // A float's `10 * S` sizes lie near 32 bits, where the two candidates of
+    // [`estimate_candidates_are_exact`] often differ in the test: floats compute the estimate.
+    legacy_text_by_estimate(text, bin_exp, fraction, 24, placed.alone)
+}
+
+/// The text of a double's `placed.decimal` (normal, not a power of two), and whether the legacy
+/// `Double.toString` prints it by the common case: a decimal strictly inside the interval, of at
+/// least three digits, the point after at least one, below 2^53, where the loop's estimate is
+/// `point - 1` or `point` (see [`estimate_candidates_are_exact`], no other test reads it).
+///
+/// An integer below 2^53 passes too: the legacy integer path prints it exactly, and so does
+/// JDK 19 (the rounding interval's half width is at most one half, and no decimal shorter than
+/// the integer lies within it). So the caller tests for integers only when this fails.
+#[inline(always)]
+pub(super) fn double_common_text(placed: &Placed, bin_exp: i32) -> (DecimalText, bool) {
+    debug_assert!(DecimalText::fits(placed.decimal), "{:?}", placed.decimal);
+    let text = DecimalText::new(placed.decimal, false);
+    let (len, point) = (text.len as i32, text.point);
+    let common = placed.interior
+        && bin_exp <= SIGNIFICAND_SHIFT
+        && point >= 1
+        && len >= 3
+        && estimate_candidates_are_exact(point, bin_exp, 53);
+    (text, common)
+}
+
+/// [`float_legacy_text`]'s test for a double that is not an integer the integer path takes, and
+/// that [`double_common_text`] left open; out of line.
+#[inline(never)]
+pub(super) fn double_legacy_text_apart(
+    text: DecimalText,
+    [interior, alone]: [bool; 2],
+    bin_exp: i32,
+    fraction: u64,
+) -> Option<DecimalText> {
+    if !interior || is_one_digit_one(&text) {
+        return None;
+    }
+    legacy_text_by_estimate(text, bin_exp, fraction, 53, alone)
 }
 
 /// One digit `1`: a carry into a new leading digit (0.0999.. -> 0.1) may print it, which the
@@ -69,18 +102,6 @@ pub(super) fn legacy_text(placed: &Placed, bin_exp: i32, fraction: u64, signific
 #[inline(always)]
 fn is_one_digit_one(text: &DecimalText) -> bool {
     text.len < 2 && text.first_digit() == b'1'
-}
-
-/// [`legacy_text_by_estimate`] out of line, for the doubles outside the common case.
-#[inline(never)]
-fn legacy_text_by_estimate_apart(
-    text: DecimalText,
-    bin_exp: i32,
-    fraction: u64,
-    significant_bits: i32,
-    alone: bool,
-) -> Option<DecimalText> {
-    legacy_text_by_estimate(text, bin_exp, fraction, significant_bits, alone)
 }
 
 /// [`legacy_text`]'s test with the loop's decimal-exponent estimate computed.
@@ -275,7 +296,7 @@ mod tests {
     use std::cmp::Ordering;
 
     /// The table's test against the two candidates' sizes, for every point a double's common case
-    /// meets (below 2^63: at most 19) and beyond, and every exponent.
+    /// meets (below 2^53: at most 16) and beyond, and every exponent.
     #[test]
     fn candidate_table_is_the_two_size_test() {
         for point in 1..=30 {
